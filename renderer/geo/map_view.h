@@ -1,0 +1,31 @@
+#pragma once
+// What one render draws: the map extent in the map's CRS, the image size and
+// the derived pixel geometry. Follows MapServer's convention that EXTENT gives
+// the outer edges of the image (cellsize = width / (pixels - 1) in MapServer
+// 8? no: MapServer adjusts the extent by half a pixel; see mapViewTransform()).
+
+#include "geo/crs.h"
+#include "mapfile/map_def.h"
+
+namespace maptune {
+
+struct MapView {
+    Rect extent;            // edges of the image in map units (after MapServer's adjustment)
+    int width = 0;          // pixels
+    int height = 0;
+    Crs crs;                // map CRS (may be invalid: no PROJECTION, no reprojection)
+    double resolution = 72; // dpi (MAP RESOLUTION)
+    double defResolution = 72;
+    double scaleDenom = 0;  // computed for the extent and size
+    double angle = 0;       // map rotation in degrees
+
+    double cellSizeX() const { return extent.width() / width; }
+    double cellSizeY() const { return extent.height() / height; }
+    // Map coordinates to pixel coordinates (0,0 = top-left corner of the image).
+    double toPixelX(double x) const { return (x - extent.minx) / cellSizeX(); }
+    double toPixelY(double y) const { return (extent.maxy - y) / cellSizeY(); }
+    double toMapX(double px) const { return extent.minx + px * cellSizeX(); }
+    double toMapY(double py) const { return extent.maxy - py * cellSizeY(); }
+};
+
+}  // namespace maptune
