@@ -29,3 +29,23 @@ struct MapView {
 };
 
 }  // namespace maptune
+
+namespace maptune {
+
+// MapServer's inches per map unit (METERS, DD, FEET, INCHES, KILOMETERS,
+// MILES, NAUTICALMILES, PIXELS); unknown names count as metres.
+double inchesPerUnit(const QString& units);
+
+// Units of a map: its UNITS keyword, else what its CRS says (DD for
+// geographic), else METERS — as msLoadMap does.
+QString effectiveUnits(const MapDef& map, const Crs& crs);
+
+// A view from a mapfile-style centre-to-centre EXTENT: grown to square pixels
+// (msAdjustExtent), then widened by half a pixel to the image edges.
+MapView makeMapViewFromCenterExtent(const Rect& extent, int width, int height, const Crs& crs,
+                                    const QString& units, double resolution);
+// A view from image edges (a WMS BBOX); pixels may be non-square.
+MapView makeMapViewFromEdges(const Rect& edges, int width, int height, const Crs& crs,
+                             const QString& units, double resolution);
+
+}  // namespace maptune

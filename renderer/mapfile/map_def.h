@@ -93,6 +93,9 @@ struct ExtraProperty {
 
 // A numeric style property that may instead be bound to an attribute: SIZE [size].
 struct NumberOrAttr {
+    NumberOrAttr() = default;
+    NumberOrAttr(double v) : value(v) {}  // NOLINT: implicit on purpose, `width = 2`
+    NumberOrAttr(double v, const QString& attr) : value(v), attribute(attr) {}
     double value = 0;
     QString attribute;  // non-empty: take the value from this feature attribute
     bool isBound() const { return !attribute.isEmpty(); }
@@ -100,6 +103,9 @@ struct NumberOrAttr {
 };
 
 struct ColorOrAttr {
+    ColorOrAttr() = default;
+    ColorOrAttr(const Color& c) : color(c) {}  // NOLINT: implicit on purpose
+    ColorOrAttr(const Color& c, const QString& attr) : color(c), attribute(attr) {}
     Color color;
     QString attribute;
     bool isBound() const { return !attribute.isEmpty(); }
