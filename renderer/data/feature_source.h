@@ -1,0 +1,55 @@
+#pragma once
+// Where vector features come from: a small interface with a pull cursor.
+// A query carries what the styles need (bbox in the source's CRS, the
+// attributes, scale) so that sources fetch only that.
+
+#include "data/geometry.h"
+#include "geo/crs.h"
+#include "trace/cancel_token.h"
+#include "trace/trace.h"
+
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace maptune {
+
+struct Feature {
+    qint64 id = -1;
+    Geometry geometry;
+    QStringList values;  // in the order of FeatureCursor::fields()
+};
+
+struct FeatureQuery {
+    Rect bbox;                 // in the source CRS; invalid = everything
+    QStringList attributes;    // wanted attribute names; empty = none; "*" = all
+    double scaleDenom = 0;
+    int maxFeatures = -1;
+    CancelToken cancel;
+};
+
+class FeatureCursor {
+public:
+    virtual ~FeatureCursor() = default;
+    // Attribute names matching Feature::values, fixed for the cursor's life.
+    virtual const QStringList& fields() const = 0;
+    // Fills `f` (reusing its buffers); false at the end or on error (see error()).
+    virtual bool next(Feature& f) = 0;
+    virtual QString error() const { return {}; }
+};
+
+// One instance per thread and layer use; not shared between threads.
+class FeatureSource {
+public:
+    virtual ~FeatureSource() = default;
+    virtual QStringList fields() const = 0;
+    // The CRS of the data, when the data knows it (for PROJECTION AUTO).
+    virtual std::optional<Crs> nativeCrs() const { return std::nullopt; }
+    virtual std::optional<Rect> extent() const { return std::nullopt; }
+    virtual std::unique_ptr<FeatureCursor> query(const FeatureQuery& q, QString* error) = 0;
+    // Database calls made by the last query (PostGIS); empty for files.
+    virtual QList<DbTrace> takeDbTraces() { return {}; }
+};
+
+}  // namespace maptune

@@ -1,0 +1,47 @@
+#include "data/feature_source_factory.h"
+
+#include "data/inline_feature_source.h"
+#include "data/ogr_feature_source.h"
+#include "mapfile/processing.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace maptune {
+
+QString resolveDataPath(const MapDef& map, const QString& path)
+{
+    if (path.isEmpty() || QDir::isAbsolutePath(path)) return path;
+    const QDir base(map.baseDir());
+    if (!map.shapePath.isEmpty()) {
+        const QDir shapeDir(QDir::isAbsolutePath(map.shapePath) ? map.shapePath : base.filePath(map.shapePath));
+        const QString candidate = QDir::cleanPath(shapeDir.filePath(path));
+        if (QFileInfo::exists(candidate) || QFileInfo::exists(candidate + QLatin1String(".shp"))) return candidate;
+    }
+    return QDir::cleanPath(base.filePath(path));
+}
+
+std::unique_ptr<FeatureSource> openFeatureSource(const MapDef& map, const LayerDef& layer, QString* error)
+{
+    QString err;
+    std::unique_ptr<FeatureSource> src;
+    if (!layer.features.isEmpty() && layer.data.isEmpty() && layer.connection.isEmpty()) {
+        src = InlineFeatureSource::create(layer, &err);
+    } else if (layer.connectionType == ConnectionType::OGR) {
+        const ProcessingOptions opts(layer.processing);
+        src = OgrFeatureSource::open(resolveDataPath(map, layer.connection), layer.data,
+                                     opts.value(QStringLiteral("NATIVE_FILTER"), {}), &err);
+    } else if (layer.connectionType == ConnectionType::Local || layer.connectionType == ConnectionType::Inline) {
+        QString path = resolveDataPath(map, layer.data);
+        if (!QFileInfo::exists(path) && QFileInfo::exists(path + QLatin1String(".shp")))
+            path += QLatin1String(".shp");
+        const ProcessingOptions opts(layer.processing);
+        src = OgrFeatureSource::open(path, {}, opts.value(QStringLiteral("NATIVE_FILTER"), {}), &err);
+    } else {
+        err = QStringLiteral("connection type not supported yet");
+    }
+    if (!src && error) *error = QStringLiteral("layer '%1': %2").arg(layer.name, err);
+    return src;
+}
+
+}  // namespace maptune

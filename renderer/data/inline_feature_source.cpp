@@ -1,0 +1,83 @@
+#include "data/inline_feature_source.h"
+
+namespace maptune {
+
+namespace {
+class ListCursor : public FeatureCursor {
+public:
+    ListCursor(const QStringList& fields, QList<Feature> features) : m_fields(fields), m_features(std::move(features)) {}
+    const QStringList& fields() const override { return m_fields; }
+    bool next(Feature& f) override
+    {
+        if (m_index >= m_features.size()) return false;
+        f = m_features[m_index++];
+        return true;
+    }
+
+private:
+    QStringList m_fields;
+    QList<Feature> m_features;
+    qsizetype m_index = 0;
+};
+
+Geometry::Type typeForLayer(LayerType t)
+{
+    switch (t) {
+    case LayerType::Point: return Geometry::Type::Point;
+    case LayerType::Line: return Geometry::Type::Line;
+    default: return Geometry::Type::Polygon;
+    }
+}
+}  // namespace
+
+std::unique_ptr<InlineFeatureSource> InlineFeatureSource::create(const LayerDef& layer, QString* error)
+{
+    auto src = std::unique_ptr<InlineFeatureSource>(new InlineFeatureSource);
+    // ITEMS values pair with the layer's METADATA "items"-less schema: MapServer
+    // names them by PROCESSING "ITEMS=a,b,c".
+    for (const QString& p : layer.processing) {
+        if (p.startsWith(QLatin1String("ITEMS="), Qt::CaseInsensitive))
+            src->m_fields = p.mid(6).split(QLatin1Char(','));
+    }
+    qint64 id = 0;
+    for (const InlineFeatureDef& fd : layer.features) {
+        Feature f;
+        f.id = id++;
+        if (!fd.wkt.isEmpty()) {
+            auto g = geometryFromWkt(fd.wkt, error);
+            if (!g) {
+                if (error) *error = QStringLiteral("layer '%1': %2").arg(layer.name, *error);
+                return nullptr;
+            }
+            f.geometry = std::move(*g);
+        } else {
+            f.geometry.type = typeForLayer(layer.type);
+            for (const auto& part : fd.parts) {
+                f.geometry.partStart.push_back(f.geometry.pointCount());
+                for (const auto& [x, y] : part) {
+                    f.geometry.xy.push_back(x);
+                    f.geometry.xy.push_back(y);
+                }
+            }
+        }
+        if (!fd.items.isEmpty()) f.values = fd.items.split(QLatin1Char(';'));
+        while (f.values.size() < src->m_fields.size()) f.values << QString();
+        src->m_features << f;
+    }
+    return src;
+}
+
+std::unique_ptr<FeatureCursor> InlineFeatureSource::query(const FeatureQuery& q, QString*)
+{
+    QList<Feature> hits;
+    for (const Feature& f : m_features) {
+        if (q.bbox.isValid()) {
+            const Rect b = f.geometry.bounds();
+            if (b.maxx < q.bbox.minx || b.minx > q.bbox.maxx || b.maxy < q.bbox.miny || b.miny > q.bbox.maxy) continue;
+        }
+        hits << f;
+    }
+    return std::make_unique<ListCursor>(m_fields, std::move(hits));
+}
+
+}  // namespace maptune

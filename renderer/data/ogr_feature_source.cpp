@@ -1,0 +1,175 @@
+#include "data/ogr_feature_source.h"
+
+#include <gdal.h>
+#include <cpl_conv.h>
+#include <ogr_srs_api.h>
+
+#include <QHash>
+
+#include <vector>
+
+namespace maptune {
+
+namespace {
+
+// Per-thread cache of open vector datasets; bounded so that a server with many
+// maps does not run out of file descriptors.
+struct DatasetCache {
+    QHash<QString, GDALDatasetH> open;
+    QList<QString> order;
+    ~DatasetCache()
+    {
+        for (GDALDatasetH h : open) GDALClose(h);
+    }
+    GDALDatasetH get(const QString& path, QString* error)
+    {
+        if (auto it = open.constFind(path); it != open.constEnd()) return *it;
+        GDALDatasetH h = GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY,
+                                    nullptr, nullptr, nullptr);
+        if (!h) {
+            if (error) *error = QStringLiteral("cannot open '%1': %2").arg(path, QString::fromUtf8(CPLGetLastErrorMsg()));
+            return nullptr;
+        }
+        if (order.size() >= 64) {
+            GDALClose(open.take(order.takeFirst()));
+        }
+        open.insert(path, h);
+        order << path;
+        return h;
+    }
+};
+DatasetCache& threadCache()
+{
+    thread_local DatasetCache cache;
+    return cache;
+}
+
+class OgrCursor : public FeatureCursor {
+public:
+    OgrCursor(OGRLayerH layer, const QStringList& fields, QList<int> fieldIndexes, const FeatureQuery& q)
+        : m_layer(layer), m_fields(fields), m_indexes(std::move(fieldIndexes)), m_query(q)
+    {
+    }
+    const QStringList& fields() const override { return m_fields; }
+    bool next(Feature& f) override
+    {
+        if (m_query.maxFeatures >= 0 && m_count >= m_query.maxFeatures) return false;
+        for (;;) {
+            if (m_query.cancel.isCancelled()) return false;
+            OGRFeatureH h = OGR_L_GetNextFeature(m_layer);
+            if (!h) return false;
+            OGRGeometryH g = OGR_F_GetGeometryRef(h);
+            if (!g || OGR_G_IsEmpty(g)) {
+                OGR_F_Destroy(h);
+                continue;
+            }
+            const int n = OGR_G_WkbSize(g);
+            m_wkb.resize(size_t(n));
+            OGR_G_ExportToIsoWkb(g, wkbNDR, m_wkb.data());
+            const bool ok = decodeWkb(m_wkb.data(), m_wkb.size(), f.geometry);
+            f.id = OGR_F_GetFID(h);
+            f.values.resize(m_indexes.size());
+            for (qsizetype i = 0; i < m_indexes.size(); ++i) {
+                const int idx = m_indexes[i];
+                f.values[i] = (idx >= 0 && OGR_F_IsFieldSetAndNotNull(h, idx))
+                                  ? QString::fromUtf8(OGR_F_GetFieldAsString(h, idx))
+                                  : QString();
+            }
+            OGR_F_Destroy(h);
+            if (!ok) continue;
+            ++m_count;
+            return true;
+        }
+    }
+
+private:
+    OGRLayerH m_layer;
+    QStringList m_fields;
+    QList<int> m_indexes;
+    FeatureQuery m_query;
+    std::vector<unsigned char> m_wkb;
+    int m_count = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<OgrFeatureSource> OgrFeatureSource::open(const QString& path, const QString& layerSpec,
+                                                         const QString& nativeFilter, QString* error)
+{
+    GDALDatasetH ds = threadCache().get(path, error);
+    if (!ds) return nullptr;
+    auto src = std::unique_ptr<OgrFeatureSource>(new OgrFeatureSource);
+    src->m_dataset = ds;
+    src->m_nativeFilter = nativeFilter;
+    const QString spec = layerSpec.trimmed();
+    if (spec.startsWith(QLatin1String("select "), Qt::CaseInsensitive)) {
+        src->m_layer = GDALDatasetExecuteSQL(ds, spec.toUtf8().constData(), nullptr, nullptr);
+        src->m_sqlLayer = true;
+    } else if (spec.isEmpty()) {
+        src->m_layer = GDALDatasetGetLayer(ds, 0);
+    } else {
+        bool isIndex = false;
+        const int index = spec.toInt(&isIndex);
+        src->m_layer = isIndex ? GDALDatasetGetLayer(ds, index) : GDALDatasetGetLayerByName(ds, spec.toUtf8().constData());
+        if (!src->m_layer && GDALDatasetGetLayerCount(ds) == 1) src->m_layer = GDALDatasetGetLayer(ds, 0);
+    }
+    if (!src->m_layer) {
+        if (error) *error = QStringLiteral("'%1' has no layer '%2'").arg(path, spec);
+        return nullptr;
+    }
+    OGRFeatureDefnH defn = OGR_L_GetLayerDefn(src->m_layer);
+    for (int i = 0; i < OGR_FD_GetFieldCount(defn); ++i)
+        src->m_fields << QString::fromUtf8(OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(defn, i)));
+    return src;
+}
+
+OgrFeatureSource::~OgrFeatureSource()
+{
+    if (m_sqlLayer && m_layer) GDALDatasetReleaseResultSet(m_dataset, m_layer);
+}
+
+std::optional<Crs> OgrFeatureSource::nativeCrs() const
+{
+    OGRSpatialReferenceH srs = OGR_L_GetSpatialRef(m_layer);
+    if (!srs) return std::nullopt;
+    char* wkt = nullptr;
+    OSRExportToWkt(srs, &wkt);
+    auto crs = Crs::fromWkt(QByteArray(wkt));
+    CPLFree(wkt);
+    return crs;
+}
+
+std::optional<Rect> OgrFeatureSource::extent() const
+{
+    OGREnvelope e;
+    if (OGR_L_GetExtent(m_layer, &e, TRUE) != OGRERR_NONE) return std::nullopt;
+    return Rect{e.MinX, e.MinY, e.MaxX, e.MaxY};
+}
+
+std::unique_ptr<FeatureCursor> OgrFeatureSource::query(const FeatureQuery& q, QString* error)
+{
+    if (q.bbox.isValid())
+        OGR_L_SetSpatialFilterRect(m_layer, q.bbox.minx, q.bbox.miny, q.bbox.maxx, q.bbox.maxy);
+    else
+        OGR_L_SetSpatialFilter(m_layer, nullptr);
+    if (OGR_L_SetAttributeFilter(m_layer, m_nativeFilter.isEmpty() ? nullptr : m_nativeFilter.toUtf8().constData())
+        != OGRERR_NONE) {
+        if (error) *error = QStringLiteral("invalid NATIVE_FILTER '%1'").arg(m_nativeFilter);
+        return nullptr;
+    }
+    OGR_L_ResetReading(m_layer);
+    QStringList names;
+    QList<int> indexes;
+    const bool all = q.attributes.contains(QStringLiteral("*"));
+    const QStringList& wanted = all ? m_fields : q.attributes;
+    for (const QString& name : wanted) {
+        int idx = -1;
+        for (qsizetype i = 0; i < m_fields.size(); ++i)
+            if (m_fields[i].compare(name, Qt::CaseInsensitive) == 0) { idx = int(i); break; }
+        names << name;
+        indexes << idx;
+    }
+    return std::make_unique<OgrCursor>(m_layer, names, indexes, q);
+}
+
+}  // namespace maptune
