@@ -1,0 +1,190 @@
+#include "render/map_renderer.h"
+
+#include "encode/image_encoder.h"
+#include "encode/output_format.h"
+#include "geo/map_view.h"
+#include "mapfile/processing.h"
+#include "raster/raster_layer_renderer.h"
+#include "render/label_cache.h"
+#include "render/vector_layer_renderer.h"
+
+#include <QPainter>
+
+namespace maptune {
+
+MapRenderer::MapRenderer(MapDefPtr map) : m_map(std::move(map)) {}
+
+QList<const LayerDef*> MapRenderer::selectLayers(const MapDef& map, const RenderRequest& request, QString* error)
+{
+    QList<const LayerDef*> out;
+    for (const QString& name : request.layers) {
+        bool found = false;
+        for (const LayerDef& l : map.layers)
+            if (l.name.compare(name, Qt::CaseInsensitive) == 0 || l.group.compare(name, Qt::CaseInsensitive) == 0)
+                found = true;
+        if (!found) {
+            if (error) *error = QStringLiteral("no layer or group named '%1' in the map").arg(name);
+            return {};
+        }
+    }
+    for (const LayerDef& l : map.layers) {
+        bool on = l.status == LayerStatus::Default;
+        if (!on && !request.layersGiven) on = l.status == LayerStatus::On;
+        if (!on && request.layersGiven) {
+            for (const QString& name : request.layers)
+                if (l.name.compare(name, Qt::CaseInsensitive) == 0
+                    || (!l.group.isEmpty() && l.group.compare(name, Qt::CaseInsensitive) == 0))
+                    on = true;
+        }
+        if (on) out << &l;
+    }
+    return out;
+}
+
+namespace {
+
+bool inScaleRange(const LayerDef& l, double scale)
+{
+    if (scale <= 0) return true;
+    if (l.maxScaleDenom > 0 && scale >= l.maxScaleDenom) return false;
+    if (l.minScaleDenom > 0 && scale < l.minScaleDenom) return false;
+    return true;
+}
+
+// Layer OPACITY / COMPOSITE: the layer is drawn on its own canvas and then
+// blended, so overlapping features of one layer do not show through each other.
+double layerOpacity(const LayerDef& l)
+{
+    if (l.composites.isEmpty()) return 1.0;
+    return std::clamp(l.composites.first().opacity, 0.0, 100.0) / 100.0;
+}
+
+}  // namespace
+
+RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) const
+{
+    Stopwatch total;
+    RenderResult result;
+    const MapDef& map = *m_map;
+
+    QString formatError;
+    const auto format = req.format.isEmpty() ? std::optional(defaultImageFormat(map))
+                                             : findImageFormat(map, req.format, &formatError);
+    if (!format) {
+        result.error = formatError;
+        return result;
+    }
+    const int width = req.width > 0 ? req.width : map.width;
+    const int height = req.height > 0 ? req.height : map.height;
+    if (width <= 0 || height <= 0) {
+        result.error = QStringLiteral("image size %1x%2 is invalid: set SIZE in the mapfile or give a size").arg(width).arg(height);
+        return result;
+    }
+    if (width > map.maxSize || height > map.maxSize) {
+        result.error = QStringLiteral("image size %1x%2 exceeds MAXSIZE %3").arg(width).arg(height).arg(map.maxSize);
+        return result;
+    }
+
+    Crs crs;
+    if (req.crs) {
+        crs = *req.crs;
+    } else if (map.projection.isSet() && !map.projection.isAuto()) {
+        QString err;
+        auto c = Crs::fromProjection(map.projection, &err);
+        if (!c) {
+            result.error = QStringLiteral("map PROJECTION: %1").arg(err);
+            return result;
+        }
+        crs = *c;
+    }
+    const QString units = effectiveUnits(map, crs);
+    MapView view;
+    if (req.bbox) {
+        view = makeMapViewFromEdges(*req.bbox, width, height, crs, units, map.resolution);
+    } else {
+        const Rect ext = req.centerExtent ? *req.centerExtent : map.extent;
+        if (!ext.isValid()) {
+            result.error = QStringLiteral("map EXTENT is missing or empty: set EXTENT minx miny maxx maxy");
+            return result;
+        }
+        view = makeMapViewFromCenterExtent(ext, width, height, crs, units, map.resolution);
+    }
+    view.defResolution = map.defResolution;
+    view.angle = map.angle;
+
+    QString layerError;
+    const QList<const LayerDef*> layers = selectLayers(map, req, &layerError);
+    if (!layerError.isEmpty()) {
+        result.error = layerError;
+        return result;
+    }
+
+    const bool transparent = req.transparent.value_or(format->transparent);
+    Color bg = req.background.value_or(map.imageColor);
+    if (!bg.isSet()) bg = Color::rgb(255, 255, 255);
+    QImage canvas(width, height, QImage::Format_ARGB32_Premultiplied);
+    canvas.fill(transparent ? QColor(0, 0, 0, 0) : QColor(bg.r, bg.g, bg.b));
+
+    LabelCache labels;
+    for (const LayerDef* layer : layers) {
+        if (req.cancel.isCancelled()) break;
+        LayerTrace lt;
+        lt.layer = layer->name;
+        Stopwatch layerClock;
+        if (!inScaleRange(*layer, view.scaleDenom)) {
+            lt.skipped = true;
+            result.trace.layers << lt;
+            continue;
+        }
+        for (const QString& w : ProcessingOptions(layer->processing).warnings())
+            result.warnings << QStringLiteral("layer '%1': %2").arg(layer->name, w);
+        const double opacity = layerOpacity(*layer);
+        QImage layerCanvas;
+        QImage* target = &canvas;
+        if (opacity < 1.0) {
+            layerCanvas = QImage(width, height, QImage::Format_ARGB32_Premultiplied);
+            layerCanvas.fill(Qt::transparent);
+            target = &layerCanvas;
+        }
+        bool ok = true;
+        if (layer->type == LayerType::Raster) {
+            ok = RasterLayerRenderer::render(map, *layer, view, *target, lt, req.cancel);
+        } else if (layer->type == LayerType::Point || layer->type == LayerType::Line
+                   || layer->type == LayerType::Polygon || layer->type == LayerType::Circle
+                   || layer->type == LayerType::Annotation) {
+            VectorLayerRenderer vr(map, *layer, view, labels);
+            ok = vr.render(*target, lt, req.cancel);
+        } else {
+            lt.skipped = true;
+        }
+        if (opacity < 1.0 && ok) {
+            QPainter p(&canvas);
+            p.setOpacity(opacity);
+            p.drawImage(0, 0, layerCanvas);
+        }
+        if (!ok) result.warnings << lt.error;
+        lt.totalMs = layerClock.elapsedMs();
+        result.trace.layers << lt;
+    }
+    {
+        Stopwatch labelClock;
+        labels.draw(canvas, map);
+        result.trace.labelMs = labelClock.elapsedMs();
+    }
+
+    result.mimeType = format->mimeType;
+    if (req.encode) {
+        Stopwatch encodeClock;
+        QString encodeError;
+        result.bytes = encodeImage(canvas, *format, &encodeError);
+        result.trace.encodeMs = encodeClock.elapsedMs();
+        result.trace.bytes = result.bytes.size();
+        if (result.bytes.isEmpty()) result.error = QStringLiteral("encoding failed: %1").arg(encodeError);
+    }
+    result.image = std::move(canvas);
+    result.trace.totalMs = total.elapsedMs();
+    if (sink) sink->traceFinished(map.name, result.trace);
+    return result;
+}
+
+}  // namespace maptune

@@ -1,0 +1,153 @@
+#include "render/symbol_painter.h"
+
+#include <QDir>
+#include <QFont>
+#include <QFontDatabase>
+#include <QHash>
+#include <QImage>
+#include <QMutex>
+
+#include <cmath>
+
+namespace maptune {
+
+namespace {
+
+QImage pixmapFor(const QString& path)
+{
+    static QMutex mutex;
+    static QHash<QString, QImage> cache;
+    QMutexLocker lock(&mutex);
+    if (auto it = cache.constFind(path); it != cache.constEnd()) return *it;
+    QImage img(path);
+    cache.insert(path, img);
+    return img;
+}
+
+// Vector symbol outline in symbol units; -99 -99 starts a new part.
+QPainterPath vectorPath(const SymbolDef& sym, bool closeParts, double& sizeX, double& sizeY)
+{
+    QPainterPath path;
+    sizeX = sizeY = 0;
+    bool start = true;
+    for (const auto& [x, y] : sym.points) {
+        if (x == -99 && y == -99) {
+            if (closeParts) path.closeSubpath();
+            start = true;
+            continue;
+        }
+        sizeX = std::max(sizeX, x);
+        sizeY = std::max(sizeY, y);
+        if (start) path.moveTo(x, y);
+        else path.lineTo(x, y);
+        start = false;
+    }
+    if (closeParts) path.closeSubpath();
+    return path;
+}
+
+}  // namespace
+
+void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle& s)
+{
+    if (s.size <= 0) return;
+    p.save();
+    p.translate(at);
+    if (s.angle != 0) p.rotate(-s.angle);
+    const SymbolDef* sym = s.symbol;
+    const QPen outlinePen = s.outline.isValid() && s.outlineWidth > 0 ? QPen(s.outline, s.outlineWidth) : QPen(Qt::NoPen);
+    if (!sym || sym->type == SymbolType::Simple) {
+        // Symbol 0: a filled square of SIZE pixels.
+        const double h = s.size / 2;
+        p.setPen(outlinePen);
+        p.setBrush(s.fill.isValid() ? QBrush(s.fill) : Qt::NoBrush);
+        p.drawRect(QRectF(-h, -h, s.size, s.size));
+    } else if (sym->type == SymbolType::Ellipse) {
+        double rx = 1, ry = 1;
+        if (!sym->points.isEmpty()) {
+            rx = sym->points.first().first;
+            ry = sym->points.first().second;
+        }
+        const double h = s.size;
+        const double w = ry > 0 ? h * rx / ry : h;
+        const QRectF box(-w / 2, -h / 2, w, h);
+        if (sym->filled || s.outline.isValid()) {
+            p.setPen(outlinePen);
+            p.setBrush(sym->filled && s.fill.isValid() ? QBrush(s.fill) : Qt::NoBrush);
+            if (!sym->filled && s.fill.isValid()) p.setPen(QPen(s.fill, s.width));
+        } else {
+            p.setPen(s.fill.isValid() ? QPen(s.fill, s.width) : QPen(Qt::NoPen));
+            p.setBrush(Qt::NoBrush);
+        }
+        p.drawEllipse(box);
+    } else if (sym->type == SymbolType::Vector) {
+        double sx = 0, sy = 0;
+        QPainterPath path = vectorPath(*sym, sym->filled, sx, sy);
+        const double scale = sy > 0 ? s.size / sy : 1;
+        const double ax = sym->anchorSet ? sym->anchorX * sx : sx / 2;
+        const double ay = sym->anchorSet ? sym->anchorY * sy : sy / 2;
+        p.scale(scale, scale);
+        p.translate(-ax, -ay);
+        if (sym->filled) {
+            QPen pen = outlinePen;
+            if (pen.style() != Qt::NoPen) pen.setWidthF(pen.widthF() / scale);
+            p.setPen(pen);
+            p.setBrush(s.fill.isValid() ? QBrush(s.fill) : Qt::NoBrush);
+            p.drawPath(path);
+        } else {
+            QPen pen(s.fill.isValid() ? s.fill : s.outline, s.width / scale);
+            pen.setCapStyle(Qt::RoundCap);
+            pen.setJoinStyle(Qt::RoundJoin);
+            p.setPen(pen);
+            p.setBrush(Qt::NoBrush);
+            p.drawPath(path);
+        }
+    } else if (sym->type == SymbolType::Pixmap) {
+        QImage img = pixmapFor(QDir::isAbsolutePath(sym->image) ? sym->image : s.baseDir + QLatin1Char('/') + sym->image);
+        if (!img.isNull()) {
+            const double h = s.size > 0 ? s.size : img.height();
+            const double w = img.height() > 0 ? h * img.width() / img.height() : h;
+            p.drawImage(QRectF(-w / 2, -h / 2, w, h), img);
+        }
+    } else if (sym->type == SymbolType::TrueType) {
+        QFont font;
+        if (!s.fontPath.isEmpty()) {
+            const int id = QFontDatabase::addApplicationFont(s.fontPath);
+            const QStringList fams = id >= 0 ? QFontDatabase::applicationFontFamilies(id) : QStringList();
+            if (!fams.isEmpty()) font = QFont(fams.first());
+        }
+        font.setPixelSize(std::max(1, int(s.size + 0.5)));
+        QPainterPath path;
+        path.addText(0, 0, font, sym->character);
+        const QRectF b = path.boundingRect();
+        path.translate(-b.center());
+        if (s.outline.isValid()) p.strokePath(path, QPen(s.outline, s.outlineWidth * 2));
+        if (s.fill.isValid()) p.fillPath(path, s.fill);
+    }
+    p.restore();
+}
+
+void SymbolPainter::drawAlongLine(QPainter& p, const QPolygonF& line, const MarkerStyle& s, double gap, double initialGap)
+{
+    const double step = std::abs(gap);
+    if (step <= 0 || line.size() < 2) return;
+    const bool rotate = gap > 0;
+    double next = initialGap >= 0 ? initialGap : step / 2;
+    double walked = 0;
+    for (qsizetype i = 1; i < line.size(); ++i) {
+        const QPointF a = line[i - 1], b = line[i];
+        const double len = std::hypot(b.x() - a.x(), b.y() - a.y());
+        if (len <= 0) continue;
+        const double segAngle = -std::atan2(b.y() - a.y(), b.x() - a.x()) * 180.0 / M_PI;
+        while (next <= walked + len) {
+            const double t = (next - walked) / len;
+            MarkerStyle m = s;
+            if (rotate) m.angle = s.angle + segAngle;
+            drawMarker(p, a + (b - a) * t, m);
+            next += step;
+        }
+        walked += len;
+    }
+}
+
+}  // namespace maptune

@@ -1,0 +1,33 @@
+#pragma once
+// Draws MapServer symbols (ellipse, vector, pixmap, truetype) as point
+// markers, and markers repeated along lines (GAP).
+
+#include "mapfile/map_def.h"
+
+#include <QColor>
+#include <QPainter>
+#include <QPainterPath>
+
+namespace maptune {
+
+struct MarkerStyle {
+    const SymbolDef* symbol = nullptr;  // null: MapServer's default symbol 0
+    double size = 1;                    // pixels (height of the symbol)
+    double angle = 0;                   // degrees counter-clockwise
+    double width = 1;                   // stroke width of unfilled vector symbols
+    QColor fill;                        // COLOR (invalid = none)
+    QColor outline;                     // OUTLINECOLOR (invalid = none)
+    double outlineWidth = 0;
+    QString baseDir;                    // for pixmap IMAGE paths
+    QString fontPath;                   // for truetype symbols
+};
+
+class SymbolPainter {
+public:
+    static void drawMarker(QPainter& p, const QPointF& at, const MarkerStyle& s);
+    // Markers every `gap` pixels along `path` (negative gap: not rotated
+    // along the line); `initialGap` < 0 means gap/2 as MapServer.
+    static void drawAlongLine(QPainter& p, const QPolygonF& line, const MarkerStyle& s, double gap, double initialGap);
+};
+
+}  // namespace maptune

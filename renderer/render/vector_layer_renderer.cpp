@@ -1,0 +1,343 @@
+#include "render/vector_layer_renderer.h"
+
+#include "data/feature_source_factory.h"
+#include "geo/coordinate_transform.h"
+#include "render/feature_classifier.h"
+#include "render/label_cache.h"
+#include "render/symbol_painter.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <cmath>
+
+namespace maptune {
+
+namespace {
+
+// Feature geometry already in pixels, kept for multi-pass drawing.
+struct DrawItem {
+    int cls = -1;
+    Geometry::Type type = Geometry::Type::None;
+    QList<QPolygonF> parts;
+    QStringList values;
+};
+
+QColor toQColor(const Color& c, double opacity = 1.0)
+{
+    if (!c.isSet()) return {};
+    return QColor(c.r, c.g, c.b, std::clamp(int(c.a * opacity + 0.5), 0, 255));
+}
+
+int fieldIndex(const QStringList& fields, const QString& name)
+{
+    if (name.isEmpty()) return -1;
+    for (qsizetype i = 0; i < fields.size(); ++i)
+        if (fields[i].compare(name, Qt::CaseInsensitive) == 0) return int(i);
+    return -1;
+}
+
+// Resolves a style for one feature: attribute bindings, then MapServer's
+// scaling by SYMBOLSCALEDENOM and the MIN/MAX limits.
+struct ResolvedStyle {
+    QColor color, outline;
+    double width = 1, outlineWidth = 0, size = 1, angle = 0, opacity = 1;
+    double offsetX = 0, offsetY = 0;
+    const SymbolDef* symbol = nullptr;
+};
+
+class StyleResolver {
+public:
+    StyleResolver(const MapDef& map, const LayerDef& layer, const MapView& view, const QStringList& fields)
+        : m_map(map), m_fields(fields)
+    {
+        if (layer.symbolScaleDenom > 0 && view.scaleDenom > 0) m_scale = layer.symbolScaleDenom / view.scaleDenom;
+        if (view.defResolution > 0) m_scale *= view.resolution / view.defResolution;
+        m_scaled = layer.symbolScaleDenom > 0;
+    }
+
+    double number(const NumberOrAttr& n, const QStringList& values) const
+    {
+        if (!n.isBound()) return n.value;
+        const int i = fieldIndex(m_fields, n.attribute);
+        return i >= 0 && i < values.size() ? values[i].toDouble() : n.value;
+    }
+    Color color(const ColorOrAttr& c, const QStringList& values) const
+    {
+        if (!c.isBound()) return c.color;
+        const int i = fieldIndex(m_fields, c.attribute);
+        if (i < 0 || i >= values.size()) return {};
+        const QString v = values[i].trimmed();
+        if (v.startsWith(QLatin1Char('#')) && (v.size() == 7 || v.size() == 9)) {
+            Color out = Color::rgb(v.mid(1, 2).toInt(nullptr, 16), v.mid(3, 2).toInt(nullptr, 16), v.mid(5, 2).toInt(nullptr, 16));
+            if (v.size() == 9) out.a = v.mid(7, 2).toInt(nullptr, 16);
+            return out;
+        }
+        const QStringList parts = v.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (parts.size() >= 3) return Color::rgb(parts[0].toInt(), parts[1].toInt(), parts[2].toInt());
+        return {};
+    }
+
+    ResolvedStyle resolve(const StyleDef& s, const QStringList& values) const
+    {
+        ResolvedStyle r;
+        r.opacity = std::clamp(number(s.opacity, values), 0.0, 100.0) / 100.0;
+        r.color = toQColor(color(s.color, values), r.opacity);
+        r.outline = toQColor(color(s.outlineColor, values), r.opacity);
+        const double f = m_scale;
+        r.width = number(s.width, values) * f;
+        if (m_scaled) r.width = std::clamp(r.width, s.minWidth, s.maxWidth);
+        r.outlineWidth = number(s.outlineWidth, values) * f;
+        double size = number(s.size, values);
+        if (!s.symbolName.isEmpty() || s.symbolIndex > 0) r.symbol = symbolFor(s);
+        if (size < 0) size = defaultSize(r.symbol);
+        r.size = size * f;
+        if (m_scaled) r.size = std::clamp(r.size, s.minSize, s.maxSize);
+        r.angle = number(s.angle, values);
+        r.offsetX = number(s.offsetX, values) * f;
+        r.offsetY = number(s.offsetY, values) * f;
+        return r;
+    }
+
+private:
+    const SymbolDef* symbolFor(const StyleDef& s) const
+    {
+        if (!s.symbolName.isEmpty()) return m_map.symbol(s.symbolName);
+        // SYMBOL n: index into the symbol set, 0 being MapServer's implicit default.
+        if (s.symbolIndex > 0 && s.symbolIndex <= m_map.symbols.size()) return &m_map.symbols[s.symbolIndex - 1];
+        return nullptr;
+    }
+    static double defaultSize(const SymbolDef* sym)
+    {
+        if (!sym) return 1;
+        if (sym->type == SymbolType::Vector || sym->type == SymbolType::Ellipse) {
+            double sy = 0;
+            for (const auto& p : sym->points)
+                if (!(p.first == -99 && p.second == -99)) sy = std::max(sy, p.second);
+            return sy > 0 ? sy : 1;
+        }
+        return 1;
+    }
+
+    const MapDef& m_map;
+    QStringList m_fields;
+    double m_scale = 1;
+    bool m_scaled = false;
+};
+
+QPen linePen(const QColor& c, double width, const StyleDef& s, double scale)
+{
+    QPen pen(c, std::max(width, 0.0));
+    switch (s.lineCap) {
+    case LineCap::Butt: pen.setCapStyle(Qt::FlatCap); break;
+    case LineCap::Square: pen.setCapStyle(Qt::SquareCap); break;
+    default: pen.setCapStyle(Qt::RoundCap);
+    }
+    switch (s.lineJoin) {
+    case LineJoin::Miter: pen.setJoinStyle(Qt::MiterJoin); pen.setMiterLimit(s.lineJoinMaxSize); break;
+    case LineJoin::Bevel: pen.setJoinStyle(Qt::BevelJoin); break;
+    case LineJoin::None: pen.setJoinStyle(Qt::BevelJoin); break;
+    default: pen.setJoinStyle(Qt::RoundJoin);
+    }
+    if (!s.pattern.isEmpty() && width > 0) {
+        QList<qreal> dashes;
+        for (double d : s.pattern) dashes << std::max(d * scale / width, 0.01);
+        if (dashes.size() % 2) dashes << dashes.last();
+        pen.setDashPattern(dashes);
+    }
+    return pen;
+}
+
+QPointF labelPoint(const DrawItem& item)
+{
+    if (item.parts.isEmpty() || item.parts.first().isEmpty()) return {};
+    const QPolygonF& p = item.parts.first();
+    if (item.type == Geometry::Type::Polygon) return p.boundingRect().center();
+    if (item.type == Geometry::Type::Line) {
+        double total = 0;
+        for (qsizetype i = 1; i < p.size(); ++i) total += QLineF(p[i - 1], p[i]).length();
+        double walked = 0;
+        for (qsizetype i = 1; i < p.size(); ++i) {
+            const double len = QLineF(p[i - 1], p[i]).length();
+            if (walked + len >= total / 2 && len > 0) return p[i - 1] + (p[i] - p[i - 1]) * ((total / 2 - walked) / len);
+            walked += len;
+        }
+    }
+    return p.first();
+}
+
+}  // namespace
+
+VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const LayerDef& layer, const MapView& view, LabelCache& labels)
+    : m_map(map), m_layer(layer), m_view(view), m_labels(labels)
+{
+}
+
+bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel)
+{
+    Stopwatch clock;
+    QString err;
+    auto fail = [&](const QString& message) {
+        trace.error = message;
+        return false;
+    };
+    FeatureClassifier classifier;
+    if (!classifier.compile(m_layer, &err)) return fail(err);
+    std::unique_ptr<FeatureSource> source = openFeatureSource(m_map, m_layer, &err);
+    if (!source) return fail(err);
+
+    // Reprojection: only when both sides know their CRS and they differ.
+    std::shared_ptr<CoordinateTransform> toMap;
+    Rect queryBox = m_view.extent;
+    if (m_view.crs.isValid() && m_layer.projection.isSet()) {
+        std::optional<Crs> layerCrs = m_layer.projection.isAuto() ? source->nativeCrs()
+                                                                   : Crs::fromProjection(m_layer.projection, &err);
+        if (!layerCrs) return fail(QStringLiteral("layer '%1': PROJECTION: %2").arg(m_layer.name, err));
+        if (*layerCrs != m_view.crs) {
+            toMap = CoordinateTransform::forThread(*layerCrs, m_view.crs, &err);
+            if (!toMap) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
+            auto back = CoordinateTransform::forThread(m_view.crs, *layerCrs);
+            queryBox = back ? back->transformBounds(m_view.extent) : Rect{};
+            // A view that wraps (orthographic, polar) can come back inside-out.
+            if (!queryBox.isValid() || !std::isfinite(queryBox.width())) queryBox = Rect{};
+        }
+    }
+    trace.openMs = clock.restartMs();
+
+    FeatureQuery q;
+    q.bbox = queryBox;
+    q.attributes = classifier.attributes();
+    q.scaleDenom = m_view.scaleDenom;
+    q.maxFeatures = m_layer.maxFeatures;
+    q.cancel = cancel;
+    std::unique_ptr<FeatureCursor> cursor = source->query(q, &err);
+    if (!cursor) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
+    if (!classifier.bind(cursor->fields(), &err)) return fail(err);
+
+    // Pixel coordinates: MapServer maps map coordinates onto pixel centres,
+    // i.e. the centre-to-centre extent, so x = 0 is the first pixel's centre.
+    const double csx = m_view.cellSizeX(), csy = m_view.cellSizeY();
+    const double ox = m_view.extent.minx + csx / 2, oy = m_view.extent.maxy - csy / 2;
+    const double jump = 0.5 * std::max(m_view.width, m_view.height) * 4;
+
+    QList<DrawItem> items;
+    Feature f;
+    while (cursor->next(f)) {
+        if (!classifier.passesFilter(f.values)) continue;
+        const int cls = classifier.classify(f.values, m_view.scaleDenom);
+        if (cls < 0) continue;
+        if (toMap) toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
+        DrawItem item;
+        item.cls = cls;
+        item.type = f.geometry.type;
+        item.values = f.values;
+        for (int part = 0; part < f.geometry.partCount(); ++part) {
+            QPolygonF poly;
+            const int end = f.geometry.partEnd(part);
+            poly.reserve(end - f.geometry.partStart[part]);
+            for (int i = f.geometry.partStart[part]; i < end; ++i) {
+                const double x = f.geometry.xy[2 * i], y = f.geometry.xy[2 * i + 1];
+                if (x == HUGE_VAL) continue;
+                const QPointF pt((x - ox) / csx, (oy - y) / csy);
+                // A reprojected line that jumps across the image wrapped round
+                // the antimeridian: break it instead of smearing a band.
+                if (toMap && item.type == Geometry::Type::Line && !poly.isEmpty()
+                    && std::abs(pt.x() - poly.last().x()) > jump) {
+                    item.parts << poly;
+                    poly.clear();
+                }
+                poly << pt;
+            }
+            if (!poly.isEmpty()) item.parts << poly;
+        }
+        items << std::move(item);
+        ++trace.features;
+    }
+    if (!cursor->error().isEmpty()) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, cursor->error()));
+    trace.db = source->takeDbTraces();
+    trace.readMs = clock.restartMs();
+
+    QPainter p(&canvas);
+    p.setRenderHint(QPainter::Antialiasing);
+    const StyleResolver resolver(m_map, m_layer, m_view, cursor->fields());
+    const double scale = m_layer.symbolScaleDenom > 0 && m_view.scaleDenom > 0 ? m_layer.symbolScaleDenom / m_view.scaleDenom : 1;
+
+    auto drawStyle = [&](const DrawItem& item, const StyleDef& s) {
+        const ResolvedStyle r = resolver.resolve(s, item.values);
+        const bool asLine = m_layer.type == LayerType::Line || (m_layer.type == LayerType::Polygon && item.type == Geometry::Type::Line);
+        p.save();
+        if (r.offsetX != 0 || (r.offsetY != 0 && r.offsetY != -99)) p.translate(r.offsetX, r.offsetY == -99 ? 0 : r.offsetY);
+        if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) {
+            MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
+            if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = m_map.fonts.value(r.symbol->font, {});
+            for (const QPolygonF& part : item.parts)
+                for (const QPointF& pt : part) SymbolPainter::drawMarker(p, pt, m);
+        } else if (asLine) {
+            if (r.symbol && s.gap != 0) {
+                MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
+                for (const QPolygonF& part : item.parts)
+                    SymbolPainter::drawAlongLine(p, part, m, s.gap * scale, s.initialGap * scale);
+            } else {
+                p.setBrush(Qt::NoBrush);
+                if (r.outline.isValid()) {
+                    p.setPen(linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale));
+                    for (const QPolygonF& part : item.parts) p.drawPolyline(part);
+                }
+                if (r.color.isValid()) {
+                    p.setPen(linePen(r.color, r.width, s, scale));
+                    for (const QPolygonF& part : item.parts) p.drawPolyline(part);
+                }
+            }
+        } else if (item.type == Geometry::Type::Polygon) {
+            QPainterPath path;
+            path.setFillRule(Qt::OddEvenFill);
+            for (const QPolygonF& part : item.parts) path.addPolygon(part), path.closeSubpath();
+            if (r.color.isValid()) p.fillPath(path, r.color);
+            if (r.outline.isValid()) p.strokePath(path, linePen(r.outline, r.width, s, scale));
+        }
+        p.restore();
+    };
+
+    int maxStyles = 0;
+    for (const ClassDef& c : m_layer.classes) maxStyles = std::max(maxStyles, int(c.styles.size()));
+    if (m_layer.type == LayerType::Line) {
+        for (int pass = 0; pass < maxStyles && !cancel.isCancelled(); ++pass)
+            for (const DrawItem& item : items) {
+                const auto& styles = m_layer.classes[item.cls].styles;
+                if (pass < styles.size()) drawStyle(item, styles[pass]);
+            }
+    } else {
+        for (const DrawItem& item : items) {
+            if (cancel.isCancelled()) break;
+            for (const StyleDef& s : m_layer.classes[item.cls].styles) drawStyle(item, s);
+        }
+    }
+    p.end();
+    trace.drawMs = clock.restartMs();
+
+    // Labels go to the cache; they are drawn after all layers.
+    for (const DrawItem& item : items) {
+        const ClassDef& c = m_layer.classes[item.cls];
+        if (c.labels.isEmpty()) continue;
+        const QString text = classifier.labelText(item.cls, item.values);
+        if (text.isEmpty()) continue;
+        for (const LabelDef& l : c.labels) {
+            LabelCandidate cand;
+            cand.text = text;
+            cand.anchor = labelPoint(item);
+            cand.style = l;
+            cand.style.color.color = resolver.color(l.color, item.values);
+            cand.style.outlineColor.color = resolver.color(l.outlineColor, item.values);
+            double size = resolver.number(l.size, item.values);
+            if (size <= 0) size = 10;
+            cand.size = l.type == LabelType::TrueType ? size * m_view.resolution / 72.0 * (96.0 / 96.0) : size + 3;
+            cand.angle = resolver.number(l.angle, item.values);
+            if (l.type == LabelType::TrueType) cand.fontPath = m_map.fonts.value(l.font, {});
+            m_labels.add(cand);
+        }
+    }
+    trace.labelMs = clock.restartMs();
+    return true;
+}
+
+}  // namespace maptune

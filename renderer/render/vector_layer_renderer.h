@@ -1,0 +1,32 @@
+#pragma once
+// Draws one vector layer: query the source for the view, FILTER, classify,
+// reproject, style, queue labels. LINE layers with several STYLEs draw in
+// passes (every feature's first style, then every feature's second, ...) as
+// MapServer does, so casings never cut fills at crossings.
+
+#include "data/feature_source.h"
+#include "geo/map_view.h"
+#include "mapfile/map_def.h"
+#include "trace/cancel_token.h"
+#include "trace/trace.h"
+
+#include <QImage>
+
+namespace maptune {
+
+class LabelCache;
+
+class VectorLayerRenderer {
+public:
+    VectorLayerRenderer(const MapDef& map, const LayerDef& layer, const MapView& view, LabelCache& labels);
+    // False with trace.error set when the layer cannot be drawn at all.
+    bool render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel);
+
+private:
+    const MapDef& m_map;
+    const LayerDef& m_layer;
+    const MapView& m_view;
+    LabelCache& m_labels;
+};
+
+}  // namespace maptune
