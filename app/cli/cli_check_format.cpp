@@ -1,0 +1,30 @@
+#include "cli/cli_commands.h"
+
+#include "mapfile/map_loader.h"
+#include "mapfile/map_validator.h"
+#include "mapfile/map_writer.h"
+
+#include <cstdio>
+
+namespace maptune::cli {
+
+int runCheck(const QString& mapfile)
+{
+    LoadResult loaded = loadMapFile(mapfile);
+    Diagnostics all = loaded.diagnostics;
+    if (loaded.map) all += validateMap(*loaded.map);
+    for (const Diagnostic& d : all) std::printf("%s\n", qPrintable(d.toString()));
+    if (hasErrors(all) || !loaded.map) return 1;
+    std::printf("%s: ok\n", qPrintable(mapfile));
+    return 0;
+}
+
+int runFormat(const QString& mapfile)
+{
+    LoadResult loaded = loadMapFile(mapfile);
+    for (const Diagnostic& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", qPrintable(d.toString()));
+    if (!loaded.ok()) return 1;
+    return writeOutput(QStringLiteral("-"), writeMapFile(*loaded.map).toUtf8()) ? 0 : 1;
+}
+
+}  // namespace maptune::cli

@@ -1,0 +1,38 @@
+#pragma once
+// The maptune-cli subcommands (DESIGN.md "Command line"). Each returns the
+// process exit status: 0 success, 1 user error (message on stderr), 2 usage.
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace maptune::cli {
+
+struct RenderOptions {
+    QString mapfile;
+    QString output = QStringLiteral("-");
+    QString layers;
+    QString bbox;
+    QString size;
+    QString format;
+    bool timings = false;
+};
+int runRender(const RenderOptions& o);
+
+struct RequestOptions {
+    QString mapfile;
+    QString query;
+    QString output = QStringLiteral("-");
+    bool headers = false;
+};
+int runRequest(const RequestOptions& o);
+
+int runCheck(const QString& mapfile);
+int runFormat(const QString& mapfile);
+
+// Helpers shared by the commands.
+void printError(const QString& message);
+bool writeOutput(const QString& path, const QByteArray& bytes);  // "-" = stdout
+
+}  // namespace maptune::cli

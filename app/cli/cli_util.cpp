@@ -1,0 +1,31 @@
+#include "cli/cli_commands.h"
+
+#include <QFile>
+#include <QSaveFile>
+
+#include <cstdio>
+
+namespace maptune::cli {
+
+void printError(const QString& message)
+{
+    std::fprintf(stderr, "maptune-cli: %s\n", qPrintable(message));
+}
+
+bool writeOutput(const QString& path, const QByteArray& bytes)
+{
+    if (path == QLatin1String("-")) {
+        const size_t n = std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+        std::fflush(stdout);
+        return n == size_t(bytes.size());
+    }
+    // Atomic: a reader never sees half an image.
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        printError(QStringLiteral("cannot write '%1': %2").arg(path, f.errorString()));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace maptune::cli

@@ -1,0 +1,87 @@
+// maptune-cli: the headless face of the engine (no QtWidgets).
+
+#include "cli/cli_commands.h"
+#include "render/engine.h"
+
+#include <CLI/CLI.hpp>
+
+#include <QCoreApplication>
+#include <QGuiApplication>
+
+#include <cstdio>
+#include <iostream>
+
+using namespace maptune;
+
+int main(int argc, char** argv)
+{
+    // Text and font rendering need a QGuiApplication; "offscreen" keeps it headless.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    initEngine();
+
+    CLI::App cli{"maptune-cli: render MapServer mapfiles, answer WMS requests, check and format mapfiles"};
+    cli.require_subcommand(0, 1);
+    bool version = false;
+    cli.add_flag("--version", version, "print versions and exit");
+
+    cli::RenderOptions ro;
+    std::string rMap, rOut = "-", rLayers, rBbox, rSize, rFormat;
+    auto* render = cli.add_subcommand("render", "draw a map at its EXTENT and SIZE (like map2img)");
+    render->add_option("MAPFILE", rMap, "the mapfile")->required();
+    render->add_option("-o,--output", rOut, "output file, - for stdout");
+    render->add_option("--layers", rLayers, "comma-separated layer or group names to switch on");
+    render->add_option("--bbox", rBbox, "minx,miny,maxx,maxy (image edges, map CRS)");
+    render->add_option("--size", rSize, "WxH in pixels");
+    render->add_option("--format", rFormat, "OUTPUTFORMAT name or MIME type");
+    render->add_flag("--timings", ro.timings, "print the per-layer timing trace on stderr");
+
+    std::string qMap, qQuery, qOut = "-";
+    cli::RequestOptions qo;
+    auto* request = cli.add_subcommand("request", "answer a mapserv-style QUERY_STRING in process");
+    request->add_option("MAPFILE", qMap, "the mapfile")->required();
+    request->add_option("QUERY_STRING", qQuery, "e.g. SERVICE=WMS&REQUEST=GetCapabilities")->required();
+    request->add_option("-o,--output", qOut, "output file, - for stdout");
+    request->add_flag("--headers", qo.headers, "print the status line and headers first");
+
+    std::string cMap;
+    auto* check = cli.add_subcommand("check", "report every problem as FILE:LINE:COL: message; exit 1 on errors");
+    check->add_option("MAPFILE", cMap, "the mapfile")->required();
+
+    std::string fMap;
+    auto* format = cli.add_subcommand("format", "print the mapfile in canonical form");
+    format->add_option("MAPFILE", fMap, "the mapfile")->required();
+
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::ParseError& e) {
+        cli.exit(e);
+        return 2;
+    }
+    if (version) {
+        std::printf("maptune-cli %s (%s)\n", MAPTUNE_VERSION, qPrintable(engineVersions()));
+        return 0;
+    }
+    auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    if (*render) {
+        ro.mapfile = q(rMap);
+        ro.output = q(rOut);
+        ro.layers = q(rLayers);
+        ro.bbox = q(rBbox);
+        ro.size = q(rSize);
+        ro.format = q(rFormat);
+        return cli::runRender(ro);
+    }
+    if (*request) {
+        qo.mapfile = q(qMap);
+        qo.query = q(qQuery);
+        qo.output = q(qOut);
+        return cli::runRequest(qo);
+    }
+    if (*check) return cli::runCheck(q(cMap));
+    if (*format) return cli::runFormat(q(fMap));
+    std::cout << cli.help();
+    return 2;
+}

@@ -1,0 +1,157 @@
+// WKB decoding and the OGR / inline feature sources.
+
+#include "data/geometry.h"
+#include "data/inline_feature_source.h"
+#include "data/ogr_feature_source.h"
+
+#include <QtTest>
+
+#include <gdal.h>
+#include <ogr_api.h>
+
+using namespace maptune;
+
+namespace {
+QByteArray hexToBytes(const char* hex) { return QByteArray::fromHex(hex); }
+}  // namespace
+
+class TestData : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { GDALAllRegister(); }
+
+    void decodeWkb_data()
+    {
+        QTest::addColumn<QByteArray>("wkb");
+        QTest::addColumn<int>("type");
+        QTest::addColumn<int>("points");
+        QTest::addColumn<int>("parts");
+        // POINT(1 2), little endian
+        QTest::newRow("point LE") << hexToBytes("0101000000000000000000f03f0000000000000040") << int(Geometry::Type::Point) << 1 << 1;
+        // POINT(1 2), big endian
+        QTest::newRow("point BE") << hexToBytes("00000000013ff00000000000004000000000000000") << int(Geometry::Type::Point) << 1 << 1;
+        // LINESTRING(0 0, 1 1)
+        QTest::newRow("line") << hexToBytes("010200000002000000000000000000000000000000000000000000000000000000f03f000000000000f03f")
+                              << int(Geometry::Type::Line) << 2 << 1;
+        // EWKB POINT with SRID 4326
+        QTest::newRow("ewkb srid") << hexToBytes("0101000020E6100000000000000000F03F0000000000000040") << int(Geometry::Type::Point) << 1 << 1;
+        // POINT Z (ISO 1001): z dropped
+        QTest::newRow("point z") << hexToBytes("01e9030000000000000000f03f00000000000000400000000000000840") << int(Geometry::Type::Point) << 1 << 1;
+    }
+    void decodeWkb()
+    {
+        QFETCH(QByteArray, wkb);
+        QFETCH(int, type);
+        QFETCH(int, points);
+        QFETCH(int, parts);
+        Geometry g;
+        QString error;
+        QVERIFY2(decodeWkb(reinterpret_cast<const unsigned char*>(wkb.constData()), size_t(wkb.size()), g, &error), qPrintable(error));
+        QCOMPARE(int(g.type), type);
+        QCOMPARE(g.pointCount(), points);
+        QCOMPARE(g.partCount(), parts);
+        if (type == int(Geometry::Type::Point)) {
+            QCOMPARE(g.xy[0], 1.0);
+            QCOMPARE(g.xy[1], 2.0);
+        }
+    }
+
+    void truncatedWkbIsRejected()
+    {
+        const QByteArray wkb = hexToBytes("010200000002000000000000000000000000000000");  // claims 2 points, has 1
+        Geometry g;
+        QString error;
+        QVERIFY(!decodeWkb(reinterpret_cast<const unsigned char*>(wkb.constData()), size_t(wkb.size()), g, &error));
+        QVERIFY(error.contains("truncated"));
+        QVERIFY(g.isEmpty());
+        // A huge ring count must not allocate or read past the end.
+        const QByteArray evil = hexToBytes("0103000000ffffff7f");
+        QVERIFY(!decodeWkb(reinterpret_cast<const unsigned char*>(evil.constData()), size_t(evil.size()), g, &error));
+    }
+
+    void multiPolygonFlattensRings()
+    {
+        auto g = geometryFromWkt("MULTIPOLYGON(((0 0,10 0,10 10,0 0)),((20 20,30 20,30 30,20 20),(21 21,22 21,22 22,21 21)))");
+        QVERIFY(g);
+        QCOMPARE(int(g->type), int(Geometry::Type::Polygon));
+        QCOMPARE(g->partCount(), 3);
+        QCOMPARE(g->pointCount(), 12);
+        const Rect b = g->bounds();
+        QCOMPARE(b.minx, 0.0);
+        QCOMPARE(b.maxy, 30.0);
+    }
+
+    void inlineSourceFiltersByBbox()
+    {
+        LayerDef layer;
+        layer.name = "pts";
+        layer.type = LayerType::Point;
+        InlineFeatureDef a;
+        a.parts = {{{1, 1}}};
+        a.items = "alpha;1";
+        InlineFeatureDef b;
+        b.wkt = "POINT(50 50)";
+        b.items = "beta;2";
+        layer.features = {a, b};
+        layer.processing = {"ITEMS=name,value"};
+        QString error;
+        auto src = InlineFeatureSource::create(layer, &error);
+        QVERIFY2(src, qPrintable(error));
+        QCOMPARE(src->fields(), QStringList({"name", "value"}));
+        FeatureQuery q;
+        q.bbox = Rect{0, 0, 10, 10};
+        auto cursor = src->query(q, &error);
+        Feature f;
+        QVERIFY(cursor->next(f));
+        QCOMPARE(f.values, QStringList({"alpha", "1"}));
+        QVERIFY(!cursor->next(f));
+    }
+
+    void ogrSourceReadsShapefileWithBboxAndAttributes()
+    {
+        QTemporaryDir dir;
+        const QByteArray path = dir.filePath("lines.shp").toUtf8();
+        GDALDriverH drv = GDALGetDriverByName("ESRI Shapefile");
+        GDALDatasetH ds = GDALCreate(drv, path.constData(), 0, 0, 0, GDT_Unknown, nullptr);
+        OGRLayerH layer = GDALDatasetCreateLayer(ds, "lines", nullptr, wkbLineString, nullptr);
+        OGRFieldDefnH fld = OGR_Fld_Create("name", OFTString);
+        OGR_L_CreateField(layer, fld, TRUE);
+        OGR_Fld_Destroy(fld);
+        for (int i = 0; i < 10; ++i) {
+            OGRFeatureH f = OGR_F_Create(OGR_L_GetLayerDefn(layer));
+            OGR_F_SetFieldString(f, 0, QByteArray("road") + QByteArray::number(i));
+            QByteArray wkt = QStringLiteral("LINESTRING(%1 0, %1 1)").arg(i * 10).toUtf8();
+            char* p = wkt.data();
+            OGRGeometryH g = nullptr;
+            OGR_G_CreateFromWkt(&p, nullptr, &g);
+            OGR_F_SetGeometryDirectly(f, g);
+            OGR_L_CreateFeature(layer, f);
+            OGR_F_Destroy(f);
+        }
+        GDALClose(ds);
+
+        QString error;
+        auto src = OgrFeatureSource::open(dir.filePath("lines.shp"), {}, {}, &error);
+        QVERIFY2(src, qPrintable(error));
+        QCOMPARE(src->fields(), QStringList({"name"}));
+        FeatureQuery q;
+        q.bbox = Rect{15, -1, 35, 2};
+        q.attributes = {"NAME"};  // attribute names are case-insensitive
+        auto cursor = src->query(q, &error);
+        QVERIFY(cursor);
+        QStringList names;
+        Feature f;
+        while (cursor->next(f)) {
+            names << f.values.value(0);
+            QCOMPARE(int(f.geometry.type), int(Geometry::Type::Line));
+        }
+        QCOMPARE(names, QStringList({"road2", "road3"}));
+
+        auto missing = OgrFeatureSource::open(dir.filePath("nope.shp"), {}, {}, &error);
+        QVERIFY(!missing);
+        QVERIFY(error.contains("nope.shp"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestData)
+#include "test_data.moc"
