@@ -1,0 +1,232 @@
+// MapRenderer on hand-built maps: layer selection, vector styling and draw
+// order, pixel placement, traces. Pixel checks use the centre of shapes so
+// that antialiasing at edges cannot make them flaky.
+
+#include "render/engine.h"
+#include "render/map_renderer.h"
+
+#include <QtTest>
+
+using namespace maptune;
+
+namespace {
+
+std::shared_ptr<MapDef> baseMap()
+{
+    auto m = std::make_shared<MapDef>();
+    m->name = "t";
+    m->width = 100;
+    m->height = 100;
+    m->extent = {0.5, 0.5, 99.5, 99.5};  // centre-to-centre: 1 unit per pixel, edges 0..100
+    m->imageColor = Color::rgb(255, 255, 255);
+    return m;
+}
+
+LayerDef polygonLayer(const QString& name, const QString& wkt, Color fill, LayerStatus status = LayerStatus::Default)
+{
+    LayerDef l;
+    l.name = name;
+    l.type = LayerType::Polygon;
+    l.status = status;
+    InlineFeatureDef f;
+    f.wkt = wkt;
+    l.features << f;
+    ClassDef c;
+    StyleDef s;
+    s.color = fill;
+    c.styles << s;
+    l.classes << c;
+    return l;
+}
+
+QRgb pixel(const RenderResult& r, int x, int y) { return r.image.pixel(x, y); }
+
+}  // namespace
+
+class TestRender : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { initEngine(); }
+
+    void fillsPolygonInMapCoordinates()
+    {
+        auto m = baseMap();
+        // y grows upwards in the map, downwards in the image.
+        m->layers << polygonLayer("sq", "POLYGON((10 60, 40 60, 40 90, 10 90, 10 60))", Color::rgb(255, 0, 0));
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.image.size(), QSize(100, 100));
+        QCOMPARE(pixel(r, 25, 25), qRgb(255, 0, 0));     // map (25, 75)
+        QCOMPARE(pixel(r, 25, 75), qRgb(255, 255, 255)); // map (25, 25): background
+        QVERIFY(r.bytes.startsWith("\x89PNG"));
+        QCOMPARE(r.trace.layers.size(), 1);
+        QCOMPARE(r.trace.layers[0].features, 1);
+    }
+
+    void layerSelectionFollowsMap2img_data()
+    {
+        QTest::addColumn<QStringList>("layers");
+        QTest::addColumn<bool>("given");
+        QTest::addColumn<QStringList>("drawn");
+        QTest::addColumn<bool>("error");
+        QTest::newRow("mapfile status") << QStringList{} << false << QStringList{"on", "default"} << false;
+        QTest::newRow("switch on off layer") << QStringList{"off"} << true << QStringList{"off", "default"} << false;
+        QTest::newRow("by group, any case") << QStringList{"GRP"} << true << QStringList{"off", "default"} << false;
+        QTest::newRow("unknown name") << QStringList{"nosuch"} << true << QStringList{} << true;
+    }
+    void layerSelectionFollowsMap2img()
+    {
+        QFETCH(QStringList, layers);
+        QFETCH(bool, given);
+        QFETCH(QStringList, drawn);
+        QFETCH(bool, error);
+        MapDef m = *baseMap();
+        LayerDef on = polygonLayer("on", "POLYGON((0 0,1 0,1 1,0 0))", Color::rgb(0, 0, 0), LayerStatus::On);
+        LayerDef off = polygonLayer("off", "POLYGON((0 0,1 0,1 1,0 0))", Color::rgb(0, 0, 0), LayerStatus::Off);
+        off.group = "grp";
+        LayerDef def = polygonLayer("default", "POLYGON((0 0,1 0,1 1,0 0))", Color::rgb(0, 0, 0), LayerStatus::Default);
+        m.layers = {on, off, def};
+        RenderRequest req;
+        req.layers = layers;
+        req.layersGiven = given;
+        QString err;
+        QStringList names;
+        for (const LayerDef* l : MapRenderer::selectLayers(m, req, &err)) names << l->name;
+        QCOMPARE(!err.isEmpty(), error);
+        QCOMPARE(names, drawn);
+    }
+
+    void lineStylesDrawInPasses()
+    {
+        // Two crossing roads with a wide black casing and a thin yellow fill:
+        // drawn in passes, the crossing is yellow (no casing over the fill).
+        auto m = baseMap();
+        LayerDef l;
+        l.name = "roads";
+        l.type = LayerType::Line;
+        l.status = LayerStatus::Default;
+        InlineFeatureDef a, b;
+        a.wkt = "LINESTRING(0 50, 100 50)";
+        b.wkt = "LINESTRING(50 0, 50 100)";
+        l.features = {a, b};
+        ClassDef c;
+        StyleDef casing, fill;
+        casing.color = Color::rgb(0, 0, 0);
+        casing.width = 9;
+        fill.color = Color::rgb(255, 255, 0);
+        fill.width = 5;
+        c.styles = {casing, fill};
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 0));   // the crossing
+        QCOMPARE(pixel(r, 20, 50), qRgb(255, 255, 0));   // fill of the horizontal road
+        QCOMPARE(pixel(r, 20, 46), qRgb(0, 0, 0));       // its casing, 4 px above
+    }
+
+    void classExpressionSelectsStyle()
+    {
+        auto m = baseMap();
+        LayerDef l;
+        l.name = "classes";
+        l.type = LayerType::Polygon;
+        l.status = LayerStatus::Default;
+        l.classItem = "kind";
+        l.processing = {"ITEMS=kind"};
+        InlineFeatureDef a, b;
+        a.wkt = "POLYGON((0 0,50 0,50 100,0 100,0 0))";
+        a.items = "water";
+        b.wkt = "POLYGON((50 0,100 0,100 100,50 100,50 0))";
+        b.items = "land";
+        l.features = {a, b};
+        ClassDef water, other;
+        water.expression = {ExpressionDef::Type::String, "water"};
+        StyleDef ws;
+        ws.color = Color::rgb(0, 0, 255);
+        water.styles << ws;
+        StyleDef os;
+        os.color = Color::rgb(0, 128, 0);
+        other.styles << os;
+        l.classes = {water, other};
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, 25, 50), qRgb(0, 0, 255));
+        QCOMPARE(pixel(r, 75, 50), qRgb(0, 128, 0));
+    }
+
+    void layerOpacityBlends()
+    {
+        auto m = baseMap();
+        LayerDef l = polygonLayer("half", "POLYGON((0 0,100 0,100 100,0 100,0 0))", Color::rgb(0, 0, 0));
+        l.composites << LayerCompositeDef{50, {}};
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        const QColor c = QColor::fromRgb(pixel(r, 50, 50));
+        QVERIFY(qAbs(c.red() - 128) <= 1);
+    }
+
+    void badRequestsAreErrorsNotCrashes()
+    {
+        auto m = baseMap();
+        RenderRequest huge;
+        huge.width = 100000;
+        huge.height = 10;
+        QVERIFY(MapRenderer(m).render(huge).error.contains("MAXSIZE"));
+        RenderRequest fmt;
+        fmt.format = "image/nosuch";
+        QVERIFY(!MapRenderer(m).render(fmt).ok());
+        auto noExtent = baseMap();
+        noExtent->extent = {};
+        QVERIFY(MapRenderer(noExtent).render({}).error.contains("EXTENT"));
+    }
+
+    void brokenLayerDoesNotStopOthers()
+    {
+        auto m = baseMap();
+        LayerDef broken;
+        broken.name = "broken";
+        broken.type = LayerType::Line;
+        broken.status = LayerStatus::Default;
+        broken.data = "/nonexistent/file.shp";
+        m->layers << broken;
+        m->layers << polygonLayer("ok", "POLYGON((0 0,100 0,100 100,0 100,0 0))", Color::rgb(0, 255, 0));
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY(r.ok());
+        QCOMPARE(pixel(r, 50, 50), qRgb(0, 255, 0));
+        QCOMPARE(r.warnings.size(), 1);
+        QVERIFY(r.warnings[0].contains("broken"));
+        QVERIFY(r.trace.layers[0].error.contains("file.shp"));
+    }
+
+    void reprojectsVectorLayer()
+    {
+        // Map in Web Mercator, layer in lon/lat: a square around the palace.
+        auto m = baseMap();
+        m->projection.args = {"init=epsg:3857"};
+        m->extent = {15556210, 4256391, 15558210, 4258391};
+        LayerDef l = polygonLayer("ll", "POLYGON((139.74 35.68,139.76 35.68,139.76 35.69,139.74 35.69,139.74 35.68))",
+                                  Color::rgb(255, 0, 255));
+        l.projection.args = {"init=epsg:4326"};
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        // The palace point (15557210, 4257391) is the image centre and inside the square.
+        QCOMPARE(pixel(r, 50, 50), qRgb(255, 0, 255));
+    }
+
+    void serverTimingNamesLayers()
+    {
+        auto m = baseMap();
+        m->layers << polygonLayer("a\"b", "POLYGON((0 0,1 0,1 1,0 0))", Color::rgb(0, 0, 0));
+        const RenderResult r = MapRenderer(m).render({});
+        const QString st = r.trace.serverTiming();
+        QVERIFY2(st.startsWith("layer;desc=\"a\\\"b\";dur="), qPrintable(st));
+        QVERIFY(st.contains("encode;dur="));
+        QVERIFY(st.contains("total;dur="));
+    }
+};
+
+QTEST_MAIN(TestRender)
+#include "test_render.moc"
