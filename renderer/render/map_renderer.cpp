@@ -68,8 +68,8 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     const MapDef& map = *m_map;
 
     QString formatError;
-    const auto format = req.format.isEmpty() ? std::optional(defaultImageFormat(map))
-                                             : findImageFormat(map, req.format, &formatError);
+    auto format = req.format.isEmpty() ? std::optional(defaultImageFormat(map))
+                                       : findImageFormat(map, req.format, &formatError);
     if (!format) {
         result.error = formatError;
         return result;
@@ -119,7 +119,8 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         return result;
     }
 
-    const bool transparent = req.transparent.value_or(format->transparent);
+    if (req.transparent) format = withTransparency(*format, *req.transparent);
+    const bool transparent = format->transparent;
     Color bg = req.background.value_or(map.imageColor);
     if (!bg.isSet()) bg = Color::rgb(255, 255, 255);
     QImage canvas(width, height, QImage::Format_ARGB32_Premultiplied);
