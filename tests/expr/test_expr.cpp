@@ -90,12 +90,15 @@ private Q_SLOTS:
     void benchmarkEvaluate();
 };
 
-void TestExpr::logicalMatches_data()
-{
-    QTest::addColumn<QString>("expression");
-    QTest::addColumn<bool>("expected");
-    auto row = [](const char* name, const char* e, bool r) { QTest::newRow(name) << QString::fromUtf8(e) << r; };
+namespace {
 
+void row(const char* name, const char* e, bool r)
+{
+    QTest::newRow(name) << QString::fromUtf8(e) << r;
+}
+
+void stringRows()
+{
     // String equality: '[attr]' binds the value as a string; strcmp semantics.
     row("str =", "'[CTY_NAME]' = 'Itasca'", true);
     row("str = case", "'[CTY_NAME]' = 'itasca'", false);
@@ -123,7 +126,10 @@ void TestExpr::logicalMatches_data()
     row("escaped quote", "'it\\'s' = \"it's\"", true);
     row("concat", "'[CTY_NAME]' + 'x' = 'Itascax'", true);
     row("two bindings", "'[CTY_ABBR]' + '[CTY_NAME]' = 'ITASItasca'", true);
+}
 
+void numberRows()
+{
     // Numbers: a bare [attr] is atof() of the value.
     row("num =", "[POP] = 45058", true);
     row("num = decimal", "[POP] = 45058.0", true);
@@ -144,7 +150,10 @@ void TestExpr::logicalMatches_data()
     row("exponent", "1e3 = 1000", true);
     row("leading dot", ".5 = 0.5", true);
     row("=* on numbers", "[POP] =* 45058", true);
+}
 
+void regexRows()
+{
     // Regular expressions (POSIX extended).
     row("re ~", "'[CTY_NAME]' ~ '^I'", true);
     row("re ~ case", "'[CTY_NAME]' ~ '^i'", false);
@@ -163,7 +172,10 @@ void TestExpr::logicalMatches_data()
     row("re pattern from attribute icase", "'Itasca' ~* '[CTY_ABBR]'", true);
     row("re word start", "'[NAME]' ~ '\\<woods'", true);
     row("re word start rejects", "'[NAME]' ~ '\\<oods'", false);
+}
 
+void inRows()
+{
     // IN: the right string is a comma-separated list.
     row("in", "'[CTY_ABBR]' in 'ANOK,ITAS,CARL'", true);
     row("in miss", "'[CTY_ABBR]' in 'ANOK,RAMS,CARL'", false);
@@ -176,7 +188,10 @@ void TestExpr::logicalMatches_data()
     row("in numeric decimal", "[POP] in '45058.0'", true);
     row("in numeric miss", "[POP] in '1,2'", false);
     row("in list from attribute", "'ITAS' in '[CTY_ABBR]'", true);
+}
 
+void logicalRows()
+{
     // Logical operators and precedence (OR < AND < NOT < comparisons).
     row("true", "true", true);
     row("false", "false", false);
@@ -203,7 +218,10 @@ void TestExpr::logicalMatches_data()
     row("mixed and", "[POP] > 1 and 1", true);
     row("string alone is true", "'abc'", true);
     row("empty string alone is true", "'[EMPTY]'", true);
+}
 
+void arithmeticRows()
+{
     // Arithmetic: + - < * / % < unary minus < ^ (right-associative).
     row("precedence * over +", "1 + 2 * 3 = 7", true);
     row("parens arithmetic", "(1 + 2) * 3 = 9", true);
@@ -221,7 +239,10 @@ void TestExpr::logicalMatches_data()
     row("division by zero fails", "1 / 0 = 1", false);
     row("division by zero fails whole", "not (1 / 0 = 1)", false);
     row("modulo zero fails", "5 % 0 = 0", false);
+}
 
+void functionRows()
+{
     // Functions.
     row("length", "length('[CTY_NAME]') = 6", true);
     row("length empty", "length('') = 0", true);
@@ -237,7 +258,10 @@ void TestExpr::logicalMatches_data()
     row("tostring", "tostring([AREA], '%.2f') = '7.50'", true);
     row("commify", "commify('1234567') = '1,234,567'", true);
     row("function names any case", "UPPER('a') = 'A'", true);
+}
 
+void timeRows()
+{
     // Times: fields compared year..second; missing fields are 0 (day 0!).
     row("time >", "`[LASTMOD]` > `2010-12-01`", true);
     row("time < seconds", "`[LASTMOD]` < `2011-03-04T10:00:01`", true);
@@ -256,6 +280,22 @@ void TestExpr::logicalMatches_data()
     row("time only", "`T10:00:00` = `10:00:00Z`", true);
     row("unparsable time value fails", "`[CTY_NAME]` > `2000`", false);
     row("unparsable time fails whole", "not (`[CTY_NAME]` > `2000`)", false);
+}
+
+}  // namespace
+
+void TestExpr::logicalMatches_data()
+{
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<bool>("expected");
+    stringRows();
+    numberRows();
+    regexRows();
+    inRows();
+    logicalRows();
+    arithmeticRows();
+    functionRows();
+    timeRows();
 }
 
 void TestExpr::logicalMatches()
