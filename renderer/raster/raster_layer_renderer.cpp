@@ -1,0 +1,235 @@
+#include "raster/raster_layer_renderer.h"
+
+#include "mapfile/processing.h"
+#include "raster/dataset_cache.h"
+#include "raster/geo_transform.h"
+#include "raster/raster_classifier.h"
+#include "raster/raster_composer.h"
+#include "raster/raster_resampler.h"
+#include "raster/tile_index.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QPainter>
+
+#include <gdal.h>
+
+#include <cmath>
+
+namespace maptune {
+
+namespace {
+
+struct LayerContext {
+    const MapDef& map;
+    const LayerDef& layer;
+    const MapView& view;
+    ProcessingOptions options;
+    QString mapDir;
+    std::unique_ptr<RasterClassifier> classifier;
+};
+
+// Where the view lands on the raster when no resampling is needed: MapServer's
+// integer source window read into an integer destination rectangle.
+struct DirectWindow {
+    RasterWindow window;
+    int dstX = 0, dstY = 0;
+};
+
+std::optional<DirectWindow> directWindow(const GeoTransform& gt, int xsize, int ysize, const MapView& view)
+{
+    const Rect map = view.extent;
+    const double csx = view.cellSizeX(), csy = view.cellSizeY();
+    if (csx <= 0 || csy <= 0) return std::nullopt;
+    Rect copy = map;
+    copy.minx = std::max(copy.minx, gt.x(0, ysize));
+    copy.maxx = std::min(copy.maxx, gt.x(xsize, 0));
+    copy.miny = std::max(copy.miny, gt.y(0, ysize));
+    copy.maxy = std::min(copy.maxy, gt.y(xsize, 0));
+    if (copy.minx >= copy.maxx || copy.miny >= copy.maxy) return std::nullopt;
+    const auto inv = gt.inverted();
+    if (!inv) return std::nullopt;
+    const double llx = inv->x(copy.minx, copy.miny), lly = inv->y(copy.minx, copy.miny);
+    const double urx = inv->x(copy.maxx, copy.maxy), ury = inv->y(copy.maxx, copy.maxy);
+
+    DirectWindow d;
+    RasterWindow& w = d.window;
+    w.srcX = std::max(0, int(std::floor(llx + 0.5)));
+    w.srcY = std::max(0, int(std::floor(ury + 0.5)));
+    w.srcWidth = std::min(std::max(0, int(urx - llx + 0.5)), xsize - w.srcX);
+    w.srcHeight = std::min(std::max(0, int(lly - ury + 0.5)), ysize - w.srcY);
+    // Very small windows still use one source pixel (MapServer #4172).
+    if (w.srcWidth == 0 && urx - llx > 0) {
+        w.srcWidth = 1;
+        w.srcX = std::min(w.srcX, xsize - 1);
+    }
+    if (w.srcHeight == 0 && lly - ury > 0) {
+        w.srcHeight = 1;
+        w.srcY = std::min(w.srcY, ysize - 1);
+    }
+    if (w.srcWidth <= 0 || w.srcHeight <= 0) return std::nullopt;
+
+    d.dstX = int((copy.minx - map.minx) / csx);
+    d.dstY = int((map.maxy - copy.maxy) / csy);
+    const int lrx = std::clamp(int((copy.maxx - map.minx) / csx + 0.5), 0, view.width);
+    const int lry = std::clamp(int((map.maxy - copy.miny) / csy + 0.5), 0, view.height);
+    w.dstWidth = std::max(0, std::min(view.width, lrx - d.dstX));
+    w.dstHeight = std::max(0, std::min(view.height, lry - d.dstY));
+    if (w.dstWidth == 0 || w.dstHeight == 0) return std::nullopt;
+    return d;
+}
+
+std::optional<Crs> layerCrs(const LayerDef& layer, GDALDatasetH ds, QString* error)
+{
+    if (layer.projection.isAuto()) {
+        const char* wkt = GDALGetProjectionRef(ds);
+        if (!wkt || !*wkt) return Crs();
+        return Crs::fromWkt(QByteArray(wkt), error);
+    }
+    if (!layer.projection.isSet()) return Crs();
+    return Crs::fromProjection(layer.projection, error);
+}
+
+// Draws one dataset of the layer. false with *error on failure.
+bool drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPainter& painter, LayerTrace& trace,
+                 QString* error)
+{
+    const GeoTransform gt = GeoTransform::forRaster(ds, ctx.layer, ctx.options, ctx.mapDir);
+    const bool reproject = crs.isValid() && ctx.view.crs.isValid() && crs != ctx.view.crs;
+    const bool resample = (!gt.isNorthUp() && ctx.layer.transform) || reproject
+        || ctx.options.has(QStringLiteral("RESAMPLE")) || ctx.view.angle != 0;
+    RasterSource src{ds, &ctx.layer, &ctx.options, ctx.mapDir, ctx.classifier.get()};
+
+    if (resample) {
+        const auto img = RasterResampler::render(src, gt, reproject ? crs : Crs(), ctx.view, trace, error);
+        if (!img) return false;
+        if (img->isNull()) return true;
+        Stopwatch sw;
+        painter.drawImage(0, 0, *img);
+        trace.drawMs += sw.elapsedMs();
+        trace.pixels += qint64(img->width()) * img->height();
+        return true;
+    }
+    const auto d = directWindow(gt, GDALGetRasterXSize(ds), GDALGetRasterYSize(ds), ctx.view);
+    if (!d) return true;  // no overlap: nothing to draw
+    const auto img = RasterComposer::compose(src, d->window, trace, error);
+    if (!img) return false;
+    Stopwatch sw;
+    painter.drawImage(d->dstX, d->dstY, *img);
+    trace.drawMs += sw.elapsedMs();
+    trace.pixels += qint64(img->width()) * img->height();
+    return true;
+}
+
+QStringList openOptionsFor(const LayerDef& layer)
+{
+    QStringList out;
+    for (const auto& [k, v] : layer.connectionOptions.items) out << k + QLatin1Char('=') + v;
+    return out;
+}
+
+}  // namespace
+
+QString RasterLayerRenderer::mapDirectory(const MapDef& map)
+{
+    if (map.path.isEmpty()) return QDir::currentPath();
+    return QFileInfo(map.path).absolutePath();
+}
+
+QString RasterLayerRenderer::resolvePath(const MapDef& map, const QString& data)
+{
+    if (QFileInfo(data).isAbsolute()) return data;
+    const QDir mapDir(mapDirectory(map));
+    if (!map.shapePath.isEmpty()) {
+        const QString viaShape = QDir(mapDir.absoluteFilePath(map.shapePath)).absoluteFilePath(data);
+        if (QFileInfo::exists(viaShape)) return QDir::cleanPath(viaShape);
+    }
+    return QDir::cleanPath(mapDir.absoluteFilePath(data));
+}
+
+QStringList RasterLayerRenderer::warnings(const LayerDef& layer)
+{
+    QStringList out;
+    for (const QString& w : ProcessingOptions(layer.processing).warnings())
+        out << QStringLiteral("layer '%1': %2").arg(layer.name, w);
+    return out;
+}
+
+bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const MapView& view, QImage& canvas,
+                                 LayerTrace& trace, const CancelToken& cancel)
+{
+    Stopwatch total;
+    trace.layer = layer.name;
+    const auto fail = [&](const QString& what) {
+        trace.error = QStringLiteral("layer '%1': %2").arg(layer.name, what);
+        trace.totalMs += total.elapsedMs();
+        return false;
+    };
+    LayerContext ctx{map, layer, view, ProcessingOptions(layer.processing), mapDirectory(map), nullptr};
+    QString error;
+    ctx.classifier = RasterClassifier::create(layer, &error);
+    if (!error.isEmpty()) return fail(error);
+
+    QImage layerImage;
+    const double opacity = layer.composites.isEmpty() ? 100.0 : layer.composites[0].opacity;
+    // With OPACITY the layer is drawn apart and blended once, as MapServer does,
+    // so that overlapping tiles do not fade each other.
+    QPainter painter;
+    if (opacity < 100) {
+        layerImage = QImage(canvas.size(), QImage::Format_ARGB32_Premultiplied);
+        layerImage.fill(Qt::transparent);
+        painter.begin(&layerImage);
+    } else {
+        painter.begin(&canvas);
+    }
+
+    struct Item {
+        QString path;
+        QString display;
+        QString srs;  // TILESRS value, empty: the layer's
+    };
+    QList<Item> items;
+    if (!layer.tileIndex.isEmpty()) {
+        const QString indexPath = resolvePath(map, layer.tileIndex);
+        Stopwatch sw;
+        const auto tiles = TileIndex::query(indexPath, layer.tileItem, layer.tileSrs, view, &error);
+        trace.openMs += sw.elapsedMs();
+        if (!tiles) return fail(QStringLiteral("cannot read tile index %1: %2").arg(layer.tileIndex, error));
+        for (const TileIndex::Tile& t : *tiles) {
+            QString p = resolvePath(map, t.location);
+            if (!QFileInfo::exists(p) && !QFileInfo(t.location).isAbsolute())
+                p = QDir(QFileInfo(indexPath).absolutePath()).absoluteFilePath(t.location);
+            items.append({p, t.location, t.srs});
+        }
+    } else {
+        items.append({resolvePath(map, layer.data), layer.data, QString()});
+    }
+
+    for (const Item& item : items) {
+        if (cancel.isCancelled()) break;
+        Stopwatch sw;
+        GDALDatasetH ds = DatasetCache::open(item.path, openOptionsFor(layer), &error);
+        trace.openMs += sw.elapsedMs();
+        if (!ds) return fail(QStringLiteral("cannot open %1: %2").arg(item.display, error));
+        std::optional<Crs> crs;
+        if (!item.srs.isEmpty())
+            crs = Crs::fromUserInput(item.srs, &error);
+        else
+            crs = layerCrs(layer, ds, &error);
+        if (!crs) return fail(QStringLiteral("%1: bad projection: %2").arg(item.display, error));
+        if (!drawDataset(ctx, ds, *crs, painter, trace, &error))
+            return fail(QStringLiteral("%1: %2").arg(item.display, error));
+    }
+    painter.end();
+    if (!layerImage.isNull()) {
+        Stopwatch sw;
+        QPainter p(&canvas);
+        p.setOpacity(opacity / 100.0);
+        p.drawImage(0, 0, layerImage);
+        trace.drawMs += sw.elapsedMs();
+    }
+    trace.totalMs += total.elapsedMs();
+    return true;
+}
+
+}  // namespace maptune

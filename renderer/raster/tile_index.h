@@ -1,0 +1,27 @@
+#pragma once
+// TILEINDEX: a vector dataset (usually a shapefile) whose features give the
+// raster tiles of a layer in their TILEITEM attribute (and optionally their
+// CRS in the TILESRS attribute).
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace maptune {
+
+struct MapView;
+
+class TileIndex {
+public:
+    struct Tile {
+        QString location;  // as written in the index
+        QString srs;       // TILESRS value, empty when not given / null
+    };
+    // Tiles whose footprint intersects the view (the view extent is
+    // reprojected to the index CRS when both are known).
+    static std::optional<QList<Tile>> query(const QString& path, const QString& tileItem, const QString& tileSrsItem,
+                                            const MapView& view, QString* error);
+};
+
+}  // namespace maptune
