@@ -1,0 +1,89 @@
+#include "encode/image_encoder.h"
+
+#include "encode/jpeg_writer.h"
+#include "encode/palette_quantizer.h"
+#include "encode/pixel_rows.h"
+#include "encode/png_writer.h"
+
+#include <cstring>
+
+namespace maptune {
+namespace {
+
+QByteArray encodeTrueColorPng(const QImage& canvas, const ImageFormat& format, QString* error) {
+    const bool rgba = format.rgba && canvas.format() != QImage::Format_RGB32;
+    const bool premultiplied = canvas.format() == QImage::Format_ARGB32_Premultiplied;
+    PngHeader header;
+    header.width = canvas.width();
+    header.height = canvas.height();
+    header.colorType = rgba ? PngHeader::ColorType::Rgba : PngHeader::ColorType::Rgb;
+    const int width = canvas.width();
+    PngRowSource rows = [&](int y, uint8_t* out) {
+        const auto* in = reinterpret_cast<const uint32_t*>(canvas.constScanLine(y));
+        if (rgba)
+            rowToRgba(in, width, premultiplied, out);
+        else
+            rowToRgb(in, width, out);
+    };
+    return writePng(header, rows, PngWriteOptions{format.compressionLevel}, error);
+}
+
+int paletteBitDepth(qsizetype entries) {
+    if (entries <= 2) return 1;
+    if (entries <= 4) return 2;
+    if (entries <= 16) return 4;
+    return 8;
+}
+
+QByteArray encodePalettePng(const QImage& canvas, const ImageFormat& format, QString* error) {
+    const IndexedImage indexed = quantizeToPalette(canvas, format.quantizeColors, format.rgba);
+    PngHeader header;
+    header.width = indexed.width;
+    header.height = indexed.height;
+    header.colorType = PngHeader::ColorType::Indexed;
+    header.palette = indexed.palette;
+    header.bitDepth = paletteBitDepth(indexed.palette.size());
+    const int depth = header.bitDepth;
+    const int width = indexed.width;
+    PngRowSource rows = [&](int y, uint8_t* out) {
+        const uint8_t* in = indexed.indices.data() + static_cast<size_t>(y) * width;
+        if (depth == 8) {
+            std::memcpy(out, in, static_cast<size_t>(width));
+            return;
+        }
+        const int perByte = 8 / depth;
+        const size_t bytes = (static_cast<size_t>(width) * depth + 7) / 8;
+        std::memset(out, 0, bytes);
+        for (int x = 0; x < width; ++x) {  // most significant bits first (PNG order)
+            const int shift = 8 - depth * (x % perByte + 1);
+            out[x / perByte] |= static_cast<uint8_t>(in[x] << shift);
+        }
+    };
+    return writePng(header, rows, PngWriteOptions{format.compressionLevel}, error);
+}
+
+}  // namespace
+
+QByteArray encodeImage(const QImage& image, const ImageFormat& format, QString* error) {
+    if (image.isNull() || image.width() <= 0 || image.height() <= 0) {
+        if (error) *error = QStringLiteral("cannot encode an empty image");
+        return {};
+    }
+    switch (format.kind) {
+    case ImageFormat::Kind::Jpeg: {
+        JpegWriteOptions o;
+        o.quality = format.jpegQuality;
+        o.optimized = format.jpegOptimized;
+        o.arithmetic = format.options.value(QStringLiteral("OPTIMIZED"), {})
+                           .compare(QLatin1String("ARITHMETIC"), Qt::CaseInsensitive) == 0;
+        return writeJpeg(image, o, error);
+    }
+    case ImageFormat::Kind::Png8:
+        return encodePalettePng(prepareCanvas(image), format, error);
+    case ImageFormat::Kind::Png:
+        return encodeTrueColorPng(prepareCanvas(image), format, error);
+    }
+    return {};
+}
+
+}  // namespace maptune

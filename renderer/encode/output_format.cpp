@@ -1,0 +1,196 @@
+#include "encode/output_format.h"
+
+#include <algorithm>
+#include <array>
+
+namespace maptune {
+namespace {
+
+struct BuiltIn {
+    const char* name;
+    const char* driver;
+    const char* mimeType;
+};
+
+// MapServer 8's defaultoutputformats[] order, restricted to what we can encode.
+constexpr std::array<BuiltIn, 4> kBuiltIns{{
+    {"png", "AGG/PNG", "image/png"},
+    {"jpeg", "AGG/JPEG", "image/jpeg"},
+    {"png8", "AGG/PNG8", "image/png; mode=8bit"},
+    {"png24", "AGG/PNG", "image/png; mode=24bit"},
+}};
+
+bool equalsCi(const QString& a, const QString& b) { return a.compare(b, Qt::CaseInsensitive) == 0; }
+
+bool isOn(const QString& v) {
+    return equalsCi(v, QStringLiteral("on")) || equalsCi(v, QStringLiteral("yes"))
+        || equalsCi(v, QStringLiteral("true"));
+}
+
+// The driver's defaults (msCreateDefaultOutputFormat); nullopt when we cannot encode it.
+std::optional<ImageFormat> formatForDriver(const QString& driverIn) {
+    QString driver = driverIn.toUpper();
+    if (driver.startsWith(QLatin1String("GD/")))  // MapServer maps every GD driver to AGG/PNG8
+        driver = QStringLiteral("AGG/PNG8");
+    ImageFormat f;
+    f.driver = driver;
+    if (driver == QLatin1String("AGG/PNG") || driver == QLatin1String("CAIRO/PNG")
+        || driver == QLatin1String("SKIA/PNG")) {
+        f.kind = ImageFormat::Kind::Png;
+        f.mimeType = QStringLiteral("image/png");
+        f.extension = QStringLiteral("png");
+        f.name = QStringLiteral("png");
+    } else if (driver == QLatin1String("AGG/PNG8")) {
+        f.kind = ImageFormat::Kind::Png8;
+        f.mimeType = QStringLiteral("image/png; mode=8bit");
+        f.extension = QStringLiteral("png");
+        f.name = QStringLiteral("png8");
+        f.options.set(QStringLiteral("QUANTIZE_FORCE"), QStringLiteral("on"));
+        f.options.set(QStringLiteral("QUANTIZE_COLORS"), QStringLiteral("256"));
+    } else if (driver == QLatin1String("AGG/JPEG") || driver == QLatin1String("CAIRO/JPEG")
+               || driver == QLatin1String("SKIA/JPEG")) {
+        f.kind = ImageFormat::Kind::Jpeg;
+        f.mimeType = QStringLiteral("image/jpeg");
+        f.extension = QStringLiteral("jpg");
+        f.name = QStringLiteral("jpeg");
+    } else {
+        return std::nullopt;
+    }
+    return f;
+}
+
+bool parseInt(const QString& text, int lo, int hi, int* out) {
+    bool ok = false;
+    const int v = text.trimmed().toInt(&ok);
+    if (!ok || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+// Reads the FORMATOPTIONs we act on and applies MapServer's validation fix-ups
+// (msOutputFormatValidate). Returns an empty string or what is wrong.
+QString finish(ImageFormat& f) {
+    const QString where = QStringLiteral("OUTPUTFORMAT '%1': ").arg(f.name);
+    if (f.kind == ImageFormat::Kind::Jpeg) {  // JPEG is RGB and opaque
+        f.transparent = false;
+        f.rgba = false;
+    }
+    if (f.transparent) f.rgba = true;
+
+    const bool quantize = isOn(f.options.value(QStringLiteral("QUANTIZE_FORCE"), {}));
+    const bool palette = isOn(f.options.value(QStringLiteral("PALETTE_FORCE"), {}));
+    if (f.kind != ImageFormat::Kind::Jpeg)
+        f.kind = (quantize || palette) ? ImageFormat::Kind::Png8 : ImageFormat::Kind::Png;
+
+    if (auto v = f.options.value(QStringLiteral("COMPRESSION")); v && !v->trimmed().isEmpty()) {
+        if (!parseInt(*v, -1, 9, &f.compressionLevel))
+            return where + QStringLiteral("FORMATOPTION \"COMPRESSION=%1\" is not an integer from 0 to 9").arg(*v);
+    }
+    if (auto v = f.options.value(QStringLiteral("QUALITY"))) {
+        int q = 0;
+        if (!parseInt(*v, -1000000, 1000000, &q))
+            return where + QStringLiteral("FORMATOPTION \"QUALITY=%1\" is not an integer from 1 to 100").arg(*v);
+        f.jpegQuality = std::clamp(q, 1, 100);  // libjpeg clamps the same way
+    }
+    if (auto v = f.options.value(QStringLiteral("OPTIMIZED")))
+        f.jpegOptimized = isOn(*v);
+    if (auto v = f.options.value(QStringLiteral("QUANTIZE_COLORS"))) {
+        if (!parseInt(*v, 2, 256, &f.quantizeColors))
+            return where + QStringLiteral("FORMATOPTION \"QUANTIZE_COLORS=%1\" is not an integer from 2 to 256").arg(*v);
+    }
+    return {};
+}
+
+std::optional<ImageFormat> fromDef(const OutputFormatDef& def, QString* error) {
+    auto f = formatForDriver(def.driver);
+    if (!f) {
+        if (error)
+            *error = QStringLiteral("OUTPUTFORMAT '%1': DRIVER '%2' is not supported by MapTune "
+                                    "(use AGG/PNG, AGG/PNG8 or AGG/JPEG)").arg(def.name, def.driver);
+        return std::nullopt;
+    }
+    if (!def.name.isEmpty()) f->name = def.name;
+    if (!def.mimeType.isEmpty()) f->mimeType = def.mimeType;
+    if (!def.extension.isEmpty()) f->extension = def.extension;
+    f->transparent = def.transparent;
+    f->rgba = equalsCi(def.imageMode, QStringLiteral("RGBA"));
+    for (const auto& [k, v] : def.formatOptions.items) f->options.set(k, v);
+    if (QString e = finish(*f); !e.isEmpty()) {
+        if (error) *error = e;
+        return std::nullopt;
+    }
+    return f;
+}
+
+ImageFormat fromBuiltIn(const BuiltIn& b) {
+    ImageFormat f = *formatForDriver(QLatin1String(b.driver));
+    f.name = QLatin1String(b.name);
+    f.mimeType = QLatin1String(b.mimeType);
+    finish(f);
+    return f;
+}
+
+QStringList knownNames(const MapDef& map) {
+    QStringList names;
+    for (const auto& def : map.outputFormats) names << def.name;
+    for (const auto& b : kBuiltIns)
+        if (!names.contains(QLatin1String(b.name), Qt::CaseInsensitive)) names << QLatin1String(b.name);
+    return names;
+}
+
+}  // namespace
+
+std::optional<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime, QString* error) {
+    const QString key = nameOrMime.trimmed();
+    if (!key.isEmpty()) {
+        for (const auto& def : map.outputFormats)
+            if (!def.mimeType.isEmpty() && equalsCi(def.mimeType, key)) return fromDef(def, error);
+        for (const auto& def : map.outputFormats)
+            if (equalsCi(def.name, key)) return fromDef(def, error);
+        for (const auto& b : kBuiltIns)
+            if (equalsCi(key, QLatin1String(b.name)) || equalsCi(key, QLatin1String(b.mimeType)))
+                return fromBuiltIn(b);
+    }
+    if (error)
+        *error = QStringLiteral("unknown output format '%1' (available: %2)")
+                     .arg(nameOrMime, knownNames(map).join(QStringLiteral(", ")));
+    return std::nullopt;
+}
+
+ImageFormat defaultImageFormat(const MapDef& map, QString* error) {
+    QString type = map.imageType;
+    if (type.isEmpty() && !map.outputFormats.isEmpty()) type = map.outputFormats.first().name;
+    if (type.isEmpty()) type = QStringLiteral("png");
+    QString why;
+    if (auto f = findImageFormat(map, type, &why)) return *f;
+    if (error) *error = QStringLiteral("IMAGETYPE: %1; using png").arg(why);
+    return fromBuiltIn(kBuiltIns[0]);
+}
+
+ImageFormat withTransparency(const ImageFormat& format, bool transparent) {
+    ImageFormat f = format;
+    if (f.kind == ImageFormat::Kind::Jpeg) return f;
+    f.transparent = transparent;
+    if (transparent) f.rgba = true;
+    return f;
+}
+
+QStringList availableFormatMimeTypes(const MapDef& map) {
+    QStringList mimes;
+    auto add = [&mimes](const QString& m) {
+        if (!m.isEmpty() && !mimes.contains(m, Qt::CaseInsensitive)) mimes << m;
+    };
+    QStringList userNames;
+    for (const auto& def : map.outputFormats) {
+        userNames << def.name;
+        if (auto f = fromDef(def, nullptr)) add(f->mimeType);
+    }
+    for (const auto& b : kBuiltIns) {
+        // msApplyDefaultOutputFormats adds a built-in unless the map already defines that name
+        if (userNames.contains(QLatin1String(b.name), Qt::CaseInsensitive)) continue;
+        add(QLatin1String(b.mimeType));
+    }
+    return mimes;
+}
+
+}  // namespace maptune

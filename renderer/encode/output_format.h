@@ -1,0 +1,63 @@
+#pragma once
+// What to encode a rendered map as: a map's OUTPUTFORMATs plus MapServer 8's
+// built-in formats, resolved the way MapServer resolves IMAGETYPE and WMS FORMAT.
+//
+// MapServer 8 facts (src/mapoutput.c, src/mapimageio.c):
+// - Built-ins: "png" AGG/PNG image/png RGB; "jpeg" AGG/JPEG image/jpeg RGB (.jpg);
+//   "png8" AGG/PNG8 "image/png; mode=8bit" RGB with QUANTIZE_FORCE=on and
+//   QUANTIZE_COLORS=256 (quantized to a palette when saved); "png24" AGG/PNG
+//   "image/png; mode=24bit". (jpegpng, GTiff, kml, svg, pdf... are not supported here.)
+// - Lookup: the map's OUTPUTFORMATs by MIME type first, then by NAME, then the
+//   built-ins by name or MIME type; all case-insensitive.
+// - IMAGETYPE unset: the first OUTPUTFORMAT of the map, else "png".
+// - TRANSPARENT ON turns IMAGEMODE RGB into RGBA; JPEG is always opaque RGB.
+// - A user OUTPUTFORMAT starts from its driver's defaults (so DRIVER AGG/PNG8 is
+//   quantized unless it says QUANTIZE_FORCE=OFF); GD/* drivers mean AGG/PNG8.
+
+#include "mapfile/map_def.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace maptune {
+
+struct ImageFormat {
+    enum class Kind { Png, Png8, Jpeg };
+
+    QString name;                 // "png", or the OUTPUTFORMAT NAME
+    QString mimeType;             // "image/png", "image/png; mode=8bit", ...
+    QString extension;            // "png", "jpg"
+    QString driver;               // "AGG/PNG", "AGG/PNG8", "AGG/JPEG", ...
+    Kind kind = Kind::Png;
+    bool transparent = false;     // TRANSPARENT ON
+    bool rgba = false;            // IMAGEMODE RGBA (or TRANSPARENT ON): keep alpha
+    int jpegQuality = 75;         // FORMATOPTION "QUALITY=n", 1..100
+    bool jpegOptimized = true;    // FORMATOPTION "OPTIMIZED=YES" (MapServer default)
+    int compressionLevel = -1;    // FORMATOPTION "COMPRESSION=n", 0..9; -1: our fast default
+    int quantizeColors = 256;     // FORMATOPTION "QUANTIZE_COLORS=n" for Kind::Png8
+    KeyValues options;            // every FORMATOPTION, driver defaults first
+
+    bool isPng() const { return kind != Kind::Jpeg; }
+};
+
+// By OUTPUTFORMAT NAME or MIME type, then built-in name or MIME type; case-insensitive.
+// Fails (with a message saying what is available) for unknown names, drivers MapTune
+// cannot encode, and malformed FORMATOPTIONs (COMPRESSION, QUALITY, QUANTIZE_COLORS).
+std::optional<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime,
+                                           QString* error = nullptr);
+
+// The format IMAGETYPE names (else the first OUTPUTFORMAT, else "png"). When that
+// cannot be resolved the built-in "png" is returned and *error says why.
+ImageFormat defaultImageFormat(const MapDef& map, QString* error = nullptr);
+
+// A copy of format as WMS TRANSPARENT=TRUE/FALSE asks for it (msApplyOutputFormat):
+// turning transparency on makes an RGB format RGBA; JPEG stays opaque.
+ImageFormat withTransparency(const ImageFormat& format, bool transparent);
+
+// Distinct MIME types of the map's encodable OUTPUTFORMATs followed by the built-ins,
+// in MapServer's order (for WMS GetCapabilities <Format>).
+QStringList availableFormatMimeTypes(const MapDef& map);
+
+}  // namespace maptune

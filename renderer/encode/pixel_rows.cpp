@@ -1,0 +1,71 @@
+#include "encode/pixel_rows.h"
+
+#include <array>
+#include <vector>
+
+namespace maptune {
+namespace {
+
+std::vector<uint8_t> buildTable(Unpremultiply rule) {
+    std::vector<uint8_t> t(256 * 256, 0);
+    for (int a = 1; a < 256; ++a) {
+        for (int c = 0; c < 256; ++c) {
+            double v = rule == Unpremultiply::DivideByAlpha ? c / (a / 255.0) : c * (255.0 / a);
+            // c > a cannot come out of a premultiplied canvas, but keep the table total
+            t[a * 256 + c] = v >= 255.0 ? 255 : static_cast<uint8_t>(v);
+        }
+    }
+    return t;
+}
+
+}  // namespace
+
+const uint8_t* unpremultiplyTable(Unpremultiply rule) {
+    static const std::vector<uint8_t> divide = buildTable(Unpremultiply::DivideByAlpha);
+    static const std::vector<uint8_t> scale = buildTable(Unpremultiply::ScaleByInverse);
+    return rule == Unpremultiply::DivideByAlpha ? divide.data() : scale.data();
+}
+
+bool isCanvasFormat(QImage::Format format) {
+    return format == QImage::Format_ARGB32_Premultiplied || format == QImage::Format_ARGB32
+        || format == QImage::Format_RGB32;
+}
+
+QImage prepareCanvas(const QImage& image) {
+    if (isCanvasFormat(image.format())) return image;
+    return image.convertToFormat(image.hasAlphaChannel() ? QImage::Format_ARGB32 : QImage::Format_RGB32);
+}
+
+void rowToRgb(const uint32_t* in, int width, uint8_t* out) {
+    for (int x = 0; x < width; ++x) {
+        const uint32_t p = in[x];
+        out[0] = static_cast<uint8_t>(p >> 16);
+        out[1] = static_cast<uint8_t>(p >> 8);
+        out[2] = static_cast<uint8_t>(p);
+        out += 3;
+    }
+}
+
+void rowToRgba(const uint32_t* in, int width, bool premultiplied, uint8_t* out) {
+    const uint8_t* table = unpremultiplyTable(Unpremultiply::DivideByAlpha);
+    for (int x = 0; x < width; ++x) {
+        const uint32_t p = in[x];
+        const uint32_t a = p >> 24;
+        uint8_t r = static_cast<uint8_t>(p >> 16), g = static_cast<uint8_t>(p >> 8), b = static_cast<uint8_t>(p);
+        if (premultiplied && a != 255) {
+            const uint8_t* row = table + a * 256;
+            r = row[r];
+            g = row[g];
+            b = row[b];
+        } else if (a == 0) {
+            r = g = b = 0;  // MapServer writes fully transparent pixels as 0,0,0,0
+        }
+        out[0] = r;
+        out[1] = g;
+        out[2] = b;
+        out[3] = static_cast<uint8_t>(a);
+        out += 4;
+    }
+}
+
+}  // namespace maptune

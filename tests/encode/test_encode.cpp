@@ -1,0 +1,479 @@
+// Tests for the encode module: format resolution (MapServer 8 rules) and the PNG,
+// PNG8 and JPEG encoders, checked by decoding the output with Qt's readers.
+
+#include "encode/image_encoder.h"
+#include "encode/output_format.h"
+#include "sample_images.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace maptune;
+
+namespace {
+
+// "NAME|DRIVER|MIMETYPE|IMAGEMODE|TRANSPARENT(0/1)|KEY=V;KEY=V" -> OutputFormatDef
+OutputFormatDef formatDef(const QString& spec) {
+    const QStringList f = spec.split(QLatin1Char('|'));
+    OutputFormatDef d;
+    d.name = f.value(0);
+    d.driver = f.value(1);
+    d.mimeType = f.value(2);
+    d.imageMode = f.value(3);
+    d.transparent = f.value(4) == QLatin1String("1");
+    for (const QString& kv : f.value(5).split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const qsizetype eq = kv.indexOf(QLatin1Char('='));
+        d.formatOptions.items.append({kv.left(eq), kv.mid(eq + 1)});
+    }
+    return d;
+}
+
+MapDef mapWith(const QStringList& specs, const QString& imageType = {}) {
+    MapDef map;
+    for (const QString& s : specs) map.outputFormats.append(formatDef(s));
+    map.imageType = imageType;
+    return map;
+}
+
+QImage decode(const QByteArray& bytes) { return QImage::fromData(bytes); }
+
+// Pixels that differ between two images, compared as straight ARGB.
+int differingPixels(const QImage& a, const QImage& b) {
+    const QImage x = a.convertToFormat(QImage::Format_ARGB32);
+    const QImage y = b.convertToFormat(QImage::Format_ARGB32);
+    if (x.size() != y.size()) return -1;
+    int n = 0;
+    for (int r = 0; r < x.height(); ++r) {
+        const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(r));
+        const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(r));
+        for (int c = 0; c < x.width(); ++c) n += p[c] != q[c];
+    }
+    return n;
+}
+
+double psnr(const QImage& a, const QImage& b) {
+    const QImage x = a.convertToFormat(QImage::Format_RGB32);
+    const QImage y = b.convertToFormat(QImage::Format_RGB32);
+    double se = 0;
+    for (int r = 0; r < x.height(); ++r) {
+        const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(r));
+        const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(r));
+        for (int c = 0; c < x.width(); ++c) {
+            const int dr = qRed(p[c]) - qRed(q[c]), dg = qGreen(p[c]) - qGreen(q[c]), db = qBlue(p[c]) - qBlue(q[c]);
+            se += dr * dr + dg * dg + db * db;
+        }
+    }
+    const double mse = se / (3.0 * x.width() * x.height());
+    return mse == 0 ? 99.0 : 10 * std::log10(255.0 * 255.0 / mse);
+}
+
+// PNG IHDR fields straight from the file bytes.
+int pngBitDepth(const QByteArray& png) { return static_cast<uint8_t>(png.at(24)); }
+int pngColorType(const QByteArray& png) { return static_cast<uint8_t>(png.at(25)); }
+bool pngHasChunk(const QByteArray& png, const char* type) { return png.indexOf(type) > 0; }
+
+ImageFormat builtIn(const QString& name) { return *findImageFormat(MapDef{}, name); }
+
+ImageFormat withOption(ImageFormat f, const QString& key, const QString& value) {
+    MapDef map;
+    OutputFormatDef d;
+    d.name = f.name;
+    d.driver = f.driver;
+    d.transparent = f.transparent;
+    d.imageMode = f.rgba ? QStringLiteral("RGBA") : QStringLiteral("RGB");
+    d.formatOptions.items.append({key, value});
+    map.outputFormats.append(d);
+    return *findImageFormat(map, f.name);
+}
+
+// A canvas with exactly `colors` distinct opaque colours in vertical stripes.
+QImage stripes(int colors, int w = 300, int h = 40) {
+    QImage img(w, h, QImage::Format_ARGB32_Premultiplied);
+    for (int y = 0; y < h; ++y) {
+        auto* row = reinterpret_cast<QRgb*>(img.scanLine(y));
+        for (int x = 0; x < w; ++x) {
+            const int i = (x + y) % colors;
+            row[x] = qRgb(i * 37 % 256, (i * 11 + i / 7) % 256, 255 - i % 256);
+        }
+    }
+    return img;
+}
+
+}  // namespace
+
+class TestEncode : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void findFormat_data();
+    void findFormat();
+    void findFormatErrors_data();
+    void findFormatErrors();
+    void defaultFormat_data();
+    void defaultFormat();
+    void mimeTypes();
+    void transparency();
+
+    void pngRoundTrip_data();
+    void pngRoundTrip();
+    void pngRgbaUnpremultiplies();
+    void pngRgbDropsAlpha();
+    void pngOtherInputFormats();
+    void pngCompressionOption();
+
+    void png8Exact_data();
+    void png8Exact();
+    void png8TransparentExact();
+    void png8Quantized_data();
+    void png8Quantized();
+
+    void jpegRoundTrip_data();
+    void jpegRoundTrip();
+    void jpegQualityAndOptimization();
+
+    void errors();
+};
+
+// ---- format resolution ----------------------------------------------------
+
+void TestEncode::findFormat_data() {
+    QTest::addColumn<QStringList>("formats");
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("mime");
+    QTest::addColumn<QString>("extension");
+    QTest::addColumn<bool>("rgba");
+    QTest::addColumn<int>("quality");
+    QTest::addColumn<int>("compression");
+    QTest::addColumn<int>("colors");
+
+    const int png = int(ImageFormat::Kind::Png), png8 = int(ImageFormat::Kind::Png8), jpeg = int(ImageFormat::Kind::Jpeg);
+    // Built-ins (mapoutput.c defaultoutputformats[])
+    QTest::newRow("png") << QStringList{} << "png" << "png" << png << "image/png" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("PNG upper case") << QStringList{} << "PNG" << "png" << png << "image/png" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("png mime") << QStringList{} << "image/png" << "png" << png << "image/png" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("png8") << QStringList{} << "png8" << "png8" << png8 << "image/png; mode=8bit" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("png8 mime") << QStringList{} << "IMAGE/PNG; MODE=8BIT" << "png8" << png8 << "image/png; mode=8bit" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("png24") << QStringList{} << "png24" << "png24" << png << "image/png; mode=24bit" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("jpeg") << QStringList{} << "jpeg" << "jpeg" << jpeg << "image/jpeg" << "jpg" << false << 75 << -1 << 256;
+    QTest::newRow("jpeg mime") << QStringList{} << "image/jpeg" << "jpeg" << jpeg << "image/jpeg" << "jpg" << false << 75 << -1 << 256;
+    // User OUTPUTFORMATs
+    QTest::newRow("user rgba png with compression")
+        << QStringList{"mypng|AGG/PNG|image/png|RGBA|0|COMPRESSION=9"} << "mypng"
+        << "mypng" << png << "image/png" << "png" << true << 75 << 9 << 256;
+    QTest::newRow("user name case-insensitive")
+        << QStringList{"MyPng|AGG/PNG|||0|"} << "mypng" << "MyPng" << png << "image/png" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("transparent on makes rgba")
+        << QStringList{"png|AGG/PNG|image/png|RGB|1|"} << "png" << "png" << png << "image/png" << "png" << true << 75 << -1 << 256;
+    QTest::newRow("user mime wins over built-in name")
+        << QStringList{"quant|AGG/PNG8|image/png||0|"} << "image/png" << "quant" << png8 << "image/png" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("user quantize colours")
+        << QStringList{"p16|AGG/PNG8|||0|QUANTIZE_COLORS=16"} << "p16" << "p16" << png8 << "image/png; mode=8bit" << "png" << false << 75 << -1 << 16;
+    QTest::newRow("AGG/PNG8 with QUANTIZE_FORCE=OFF is 24-bit")
+        << QStringList{"p|AGG/PNG8|||0|QUANTIZE_FORCE=OFF"} << "p" << "p" << png << "image/png; mode=8bit" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("AGG/PNG with QUANTIZE_FORCE=ON is 8-bit")
+        << QStringList{"q|AGG/PNG|image/png|RGB|0|QUANTIZE_FORCE=ON;QUANTIZE_COLORS=15"} << "q" << "q" << png8 << "image/png" << "png" << false << 75 << -1 << 15;
+    QTest::newRow("GD driver becomes AGG/PNG8")
+        << QStringList{"gif|GD/GIF|image/gif||0|"} << "gif" << "gif" << png8 << "image/gif" << "png" << false << 75 << -1 << 256;
+    QTest::newRow("jpeg quality, transparency refused")
+        << QStringList{"jq|AGG/JPEG||RGBA|1|QUALITY=90"} << "jq" << "jq" << jpeg << "image/jpeg" << "jpg" << false << 90 << -1 << 256;
+    QTest::newRow("jpeg quality clamped like libjpeg")
+        << QStringList{"jq|AGG/JPEG|||0|QUALITY=150"} << "jq" << "jq" << jpeg << "image/jpeg" << "jpg" << false << 100 << -1 << 256;
+    QTest::newRow("option keys case-insensitive")
+        << QStringList{"c|AGG/PNG|||0|compression=3"} << "c" << "c" << png << "image/png" << "png" << false << 75 << 3 << 256;
+    QTest::newRow("built-in still found next to user formats")
+        << QStringList{"a|AGG/PNG|image/x-a||0|"} << "jpeg" << "jpeg" << jpeg << "image/jpeg" << "jpg" << false << 75 << -1 << 256;
+}
+
+void TestEncode::findFormat() {
+    QFETCH(QStringList, formats);
+    QFETCH(QString, query);
+    QString error;
+    const auto f = findImageFormat(mapWith(formats), query, &error);
+    QVERIFY2(f.has_value(), qPrintable(error));
+    QTEST(f->name, "name");
+    QTEST(int(f->kind), "kind");
+    QTEST(f->mimeType, "mime");
+    QTEST(f->extension, "extension");
+    QTEST(f->rgba, "rgba");
+    QTEST(f->jpegQuality, "quality");
+    QTEST(f->compressionLevel, "compression");
+    if (f->kind == ImageFormat::Kind::Png8) QTEST(f->quantizeColors, "colors");
+}
+
+void TestEncode::findFormatErrors_data() {
+    QTest::addColumn<QStringList>("formats");
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QString>("messagePart");
+
+    QTest::newRow("unknown name") << QStringList{} << "webp" << "unknown output format 'webp'";
+    QTest::newRow("empty") << QStringList{} << "" << "unknown output format";
+    QTest::newRow("gif is not built in") << QStringList{} << "gif" << "available: png, jpeg, png8, png24";
+    QTest::newRow("unsupported driver") << QStringList{"tif|GDAL/GTiff|image/tiff||0|"} << "tif" << "not supported";
+    QTest::newRow("compression out of range") << QStringList{"c|AGG/PNG|||0|COMPRESSION=12"} << "c" << "COMPRESSION=12";
+    QTest::newRow("compression not a number") << QStringList{"c|AGG/PNG|||0|COMPRESSION=fast"} << "c" << "COMPRESSION=fast";
+    QTest::newRow("quality not a number") << QStringList{"j|AGG/JPEG|||0|QUALITY=high"} << "j" << "QUALITY=high";
+    QTest::newRow("too many colours") << QStringList{"p|AGG/PNG8|||0|QUANTIZE_COLORS=1000"} << "p" << "QUANTIZE_COLORS=1000";
+}
+
+void TestEncode::findFormatErrors() {
+    QFETCH(QStringList, formats);
+    QFETCH(QString, query);
+    QFETCH(QString, messagePart);
+    QString error;
+    QVERIFY(!findImageFormat(mapWith(formats), query, &error).has_value());
+    QVERIFY2(error.contains(messagePart), qPrintable(error));
+}
+
+void TestEncode::defaultFormat_data() {
+    QTest::addColumn<QStringList>("formats");
+    QTest::addColumn<QString>("imageType");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("hasError");
+
+    QTest::newRow("nothing: png") << QStringList{} << "" << "png" << false;
+    QTest::newRow("first OUTPUTFORMAT") << QStringList{"first|AGG/JPEG|||0|", "second|AGG/PNG|||0|"} << "" << "first" << false;
+    QTest::newRow("IMAGETYPE built-in") << QStringList{"first|AGG/JPEG|||0|"} << "png8" << "png8" << false;
+    QTest::newRow("IMAGETYPE user") << QStringList{"a|AGG/PNG|||0|", "b|AGG/PNG|||0|"} << "B" << "b" << false;
+    QTest::newRow("IMAGETYPE by MIME") << QStringList{} << "image/jpeg" << "jpeg" << false;
+    QTest::newRow("IMAGETYPE unknown falls back") << QStringList{} << "bogus" << "png" << true;
+}
+
+void TestEncode::defaultFormat() {
+    QFETCH(QStringList, formats);
+    QFETCH(QString, imageType);
+    QString error;
+    const ImageFormat f = defaultImageFormat(mapWith(formats, imageType), &error);
+    QTEST(f.name, "name");
+    QTEST(!error.isEmpty(), "hasError");
+}
+
+void TestEncode::mimeTypes() {
+    QCOMPARE(availableFormatMimeTypes(MapDef{}),
+             (QStringList{"image/png", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit"}));
+    // A user "png" replaces the built-in of that name; duplicate MIME types are listed
+    // once; formats we cannot encode are left out.
+    const MapDef map = mapWith({"png|AGG/PNG8|image/png||0|", "tif|GDAL/GTiff|image/tiff||0|",
+                                "other|AGG/JPEG|image/jpeg||0|"});
+    QCOMPARE(availableFormatMimeTypes(map),
+             (QStringList{"image/png", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit"}));
+    const MapDef custom = mapWith({"x|AGG/PNG|image/x-custom||0|"});
+    QCOMPARE(availableFormatMimeTypes(custom).first(), QStringLiteral("image/x-custom"));
+}
+
+void TestEncode::transparency() {
+    const ImageFormat png = withTransparency(builtIn("png"), true);
+    QVERIFY(png.rgba);
+    QVERIFY(png.transparent);
+    const ImageFormat jpeg = withTransparency(builtIn("jpeg"), true);
+    QVERIFY(!jpeg.rgba);
+    QVERIFY(!jpeg.transparent);
+    QVERIFY(!withTransparency(builtIn("png8"), false).rgba);
+}
+
+// ---- PNG ------------------------------------------------------------------
+
+void TestEncode::pngRoundTrip_data() {
+    QTest::addColumn<QImage>("image");
+    QTest::newRow("photo 512") << samples::photoLike(512, 512);
+    QTest::newRow("map antialiased 512") << samples::mapLike(512, 512, true);
+    QTest::newRow("map flat 256") << samples::mapLike(256, 256, false);
+    QTest::newRow("1x1") << samples::photoLike(1, 1);
+    QTest::newRow("odd 7x3") << samples::photoLike(7, 3);
+    QTest::newRow("one column") << samples::mapLike(1, 90, true);
+}
+
+void TestEncode::pngRoundTrip() {
+    QFETCH(QImage, image);
+    QString error;
+    const QByteArray png = encodeImage(image, builtIn("png"), &error);
+    QVERIFY2(!png.isEmpty(), qPrintable(error));
+    QCOMPARE(pngColorType(png), 2);  // truecolour RGB
+    QCOMPARE(pngBitDepth(png), 8);
+    const QImage decoded = decode(png);
+    QCOMPARE(decoded.size(), image.size());
+    QCOMPARE(differingPixels(decoded, image), 0);
+}
+
+void TestEncode::pngRgbaUnpremultiplies() {
+    // Every (alpha, premultiplied channel) pair that can occur.
+    QImage img(256, 256, QImage::Format_ARGB32_Premultiplied);
+    for (int a = 0; a < 256; ++a) {
+        auto* row = reinterpret_cast<QRgb*>(img.scanLine(a));
+        for (int c = 0; c < 256; ++c) {
+            const int v = std::min(c, a);
+            row[c] = qRgba(v, a - v, v / 2, a);
+        }
+    }
+    const QByteArray png = encodeImage(img, withTransparency(builtIn("png"), true));
+    QCOMPARE(pngColorType(png), 6);
+    const QImage decoded = decode(png).convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(decoded.size(), img.size());
+    int wrong = 0;
+    for (int a = 0; a < 256; ++a) {
+        const auto* in = reinterpret_cast<const QRgb*>(img.constScanLine(a));
+        const auto* out = reinterpret_cast<const QRgb*>(decoded.constScanLine(a));
+        for (int c = 0; c < 256; ++c) {
+            // MapServer saveAsPNG: channel / (alpha / 255.0) truncated; alpha 0 -> 0,0,0,0
+            auto straight = [a](int v) { return a == 0 ? 0 : std::min(255, int(v / (a / 255.0))); };
+            const QRgb want = qRgba(straight(qRed(in[c])), straight(qGreen(in[c])), straight(qBlue(in[c])), a);
+            wrong += out[c] != want;
+        }
+    }
+    QCOMPARE(wrong, 0);
+}
+
+void TestEncode::pngRgbDropsAlpha() {
+    QImage img(10, 10, QImage::Format_ARGB32_Premultiplied);
+    img.fill(qRgba(40, 60, 80, 128));
+    const QImage decoded = decode(encodeImage(img, builtIn("png")));
+    QVERIFY(!decoded.hasAlphaChannel());
+    QCOMPARE(decoded.pixel(5, 5), qRgb(40, 60, 80));
+}
+
+void TestEncode::pngOtherInputFormats() {
+    const QImage source = samples::mapLike(64, 48, true).convertToFormat(QImage::Format_RGB888);
+    QCOMPARE(differingPixels(decode(encodeImage(source, builtIn("png"))), source), 0);
+    // Straight (non-premultiplied) ARGB32 keeps its colours in RGBA output.
+    QImage straight(4, 1, QImage::Format_ARGB32);
+    straight.setPixel(0, 0, qRgba(200, 100, 50, 77));
+    straight.setPixel(1, 0, qRgba(1, 2, 3, 255));
+    straight.setPixel(2, 0, qRgba(255, 255, 255, 1));
+    straight.setPixel(3, 0, qRgba(0, 0, 0, 0));
+    const QImage decoded = decode(encodeImage(straight, withTransparency(builtIn("png"), true)));
+    QCOMPARE(differingPixels(decoded, straight), 0);
+}
+
+void TestEncode::pngCompressionOption() {
+    const QImage map = samples::mapLike(200, 200, true);
+    const QByteArray stored = encodeImage(map, withOption(builtIn("png"), "COMPRESSION", "0"));
+    const QByteArray best = encodeImage(map, withOption(builtIn("png"), "COMPRESSION", "9"));
+    QVERIFY(stored.size() > 200 * 200 * 3);  // level 0 stores the rows uncompressed
+    QVERIFY(best.size() < stored.size() / 2);  // a map with large flat areas compresses 2:1 at least
+    QCOMPARE(differingPixels(decode(stored), map), 0);
+    QCOMPARE(differingPixels(decode(best), map), 0);
+}
+
+// ---- PNG8 -----------------------------------------------------------------
+
+void TestEncode::png8Exact_data() {
+    QTest::addColumn<QImage>("image");
+    QTest::addColumn<int>("bitDepth");
+    QTest::newRow("1 colour") << stripes(1) << 1;
+    QTest::newRow("2 colours") << stripes(2) << 1;
+    QTest::newRow("3 colours") << stripes(3) << 2;
+    QTest::newRow("16 colours") << stripes(16) << 4;
+    QTest::newRow("17 colours") << stripes(17) << 8;
+    QTest::newRow("256 colours") << stripes(256) << 8;
+    QTest::newRow("flat map") << samples::mapLike(300, 200, false) << 4;
+}
+
+void TestEncode::png8Exact() {
+    QFETCH(QImage, image);
+    QString error;
+    const QByteArray png = encodeImage(image, builtIn("png8"), &error);
+    QVERIFY2(!png.isEmpty(), qPrintable(error));
+    QCOMPARE(pngColorType(png), 3);
+    QTEST(pngBitDepth(png), "bitDepth");
+    QVERIFY(!pngHasChunk(png, "tRNS"));  // opaque: no transparency chunk
+    QCOMPARE(differingPixels(decode(png), image), 0);
+}
+
+void TestEncode::png8TransparentExact() {
+    QImage img(64, 64, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::transparent);
+    QPainter p(&img);
+    p.fillRect(QRect(0, 0, 32, 64), QColor(255, 0, 0, 255));
+    p.fillRect(QRect(32, 0, 16, 64), QColor(0, 0, 255, 128));
+    p.end();
+    const QByteArray png = encodeImage(img, withTransparency(builtIn("png8"), true));
+    QCOMPARE(pngColorType(png), 3);
+    QVERIFY(pngHasChunk(png, "tRNS"));
+    const QImage decoded = decode(png).convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(decoded.size(), img.size());
+    QCOMPARE(decoded.pixel(10, 10), qRgba(255, 0, 0, 255));
+    QCOMPARE(qAlpha(decoded.pixel(60, 10)), 0);
+    // MapServer un-premultiplies palette entries as c * (255.0 / a), truncated.
+    const QRgb raw = reinterpret_cast<const QRgb*>(img.constScanLine(10))[40];
+    const int a = qAlpha(raw);
+    const int blue = std::min(255, int(qBlue(raw) * (255.0 / a)));
+    QCOMPARE(decoded.pixel(40, 10), qRgba(0, 0, blue, a));
+}
+
+void TestEncode::png8Quantized_data() {
+    QTest::addColumn<QImage>("image");
+    QTest::addColumn<int>("colors");
+    QTest::addColumn<double>("minPsnr");
+    // Bounds: median cut with 256 colours on 5-bit bins keeps every channel within
+    // a few levels on smooth content; 16 colours is coarse but must stay recognisable.
+    QTest::newRow("photo 256") << samples::photoLike(256, 256) << 256 << 30.0;
+    QTest::newRow("antialiased map 256") << samples::mapLike(256, 256, true) << 256 << 38.0;
+    QTest::newRow("257 colours") << stripes(257) << 256 << 38.0;
+    QTest::newRow("photo 16") << samples::photoLike(256, 256) << 16 << 22.0;
+}
+
+void TestEncode::png8Quantized() {
+    QFETCH(QImage, image);
+    QFETCH(int, colors);
+    QFETCH(double, minPsnr);
+    const QByteArray png = encodeImage(image, withOption(builtIn("png8"), "QUANTIZE_COLORS", QString::number(colors)));
+    QCOMPARE(pngColorType(png), 3);
+    const QImage decoded = decode(png);
+    QCOMPARE(decoded.size(), image.size());
+    QVERIFY(decoded.colorCount() <= colors);
+    const double p = psnr(decoded, image);
+    QVERIFY2(p >= minPsnr, qPrintable(QStringLiteral("PSNR %1 dB").arg(p)));
+}
+
+// ---- JPEG -----------------------------------------------------------------
+
+void TestEncode::jpegRoundTrip_data() {
+    QTest::addColumn<QImage>("image");
+    QTest::addColumn<double>("minPsnr");
+    // Quality 75 keeps ~30 dB on noisy imagery (the sensor noise itself is lost);
+    // thin antialiased lines are JPEG's worst case (ringing), hence the lower bound.
+    QTest::newRow("photo") << samples::photoLike(256, 256) << 28.0;
+    QTest::newRow("map") << samples::mapLike(256, 256, true) << 27.0;
+    QTest::newRow("odd size") << samples::photoLike(33, 17) << 26.0;
+}
+
+void TestEncode::jpegRoundTrip() {
+    QFETCH(QImage, image);
+    QFETCH(double, minPsnr);
+    QString error;
+    const QByteArray jpg = encodeImage(image, builtIn("jpeg"), &error);
+    QVERIFY2(!jpg.isEmpty(), qPrintable(error));
+    QVERIFY(jpg.startsWith("\xFF\xD8"));
+    QVERIFY(jpg.endsWith("\xFF\xD9"));
+    const QImage decoded = decode(jpg);
+    QCOMPARE(decoded.size(), image.size());
+    const double p = psnr(decoded, image);
+    QVERIFY2(p >= minPsnr, qPrintable(QStringLiteral("PSNR %1 dB").arg(p)));
+}
+
+void TestEncode::jpegQualityAndOptimization() {
+    const QImage photo = samples::photoLike(256, 256);
+    const QByteArray q30 = encodeImage(photo, withOption(builtIn("jpeg"), "QUALITY", "30"));
+    const QByteArray q95 = encodeImage(photo, withOption(builtIn("jpeg"), "QUALITY", "95"));
+    QVERIFY(q95.size() > q30.size());
+    QVERIFY(psnr(decode(q95), photo) > psnr(decode(q30), photo));
+    // Optimized Huffman tables change only the entropy coding: same pixels, fewer bytes.
+    const QByteArray optimized = encodeImage(photo, builtIn("jpeg"));
+    const QByteArray plain = encodeImage(photo, withOption(builtIn("jpeg"), "OPTIMIZED", "NO"));
+    QVERIFY(optimized.size() < plain.size());
+    QCOMPARE(differingPixels(decode(optimized), decode(plain)), 0);
+}
+
+void TestEncode::errors() {
+    QString error;
+    QVERIFY(encodeImage(QImage(), builtIn("png"), &error).isEmpty());
+    QVERIFY(error.contains("empty"));
+    error.clear();
+    QVERIFY(encodeImage(QImage(), builtIn("jpeg"), &error).isEmpty());
+    QVERIFY(!error.isEmpty());
+}
+
+QTEST_MAIN(TestEncode)
+#include "test_encode.moc"
