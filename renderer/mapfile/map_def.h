@@ -226,6 +226,14 @@ struct InlineFeatureDef {
     bool operator==(const InlineFeatureDef&) const = default;
 };
 
+// SCALETOKEN: NAME "%token%" VALUES "minscale" "value" ... END — a runtime
+// substitution of %token% in DATA, FILTER, ... chosen by the map scale.
+struct ScaleTokenDef {
+    QString name;
+    QList<std::pair<QString, QString>> values;  // scale denominator (as written) -> value
+    bool operator==(const ScaleTokenDef&) const = default;
+};
+
 struct LayerCompositeDef {
     double opacity = 100;
     QString compOp;
@@ -283,6 +291,8 @@ struct LayerDef {
     QString styleItem;
     QList<InlineFeatureDef> features;
     QList<ClassDef> classes;
+    bool labelCache = true;          // LABELCACHE ON/OFF
+    QList<ScaleTokenDef> scaleTokens;
     QList<ExtraProperty> extras;
     bool operator==(const LayerDef&) const = default;
 };
@@ -328,6 +338,7 @@ struct LegendDef {
     bool postLabelCache = false;
     std::optional<LabelDef> label;
     QString templ;
+    Color outlineColor;              // OUTLINECOLOR around the key boxes
     QList<ExtraProperty> extras;
     bool operator==(const LegendDef&) const = default;
 };
@@ -386,6 +397,8 @@ struct MapDef {
     QString fontSet;
     KeyValues fonts;                 // FONTSET entries: alias -> absolute file path (may not exist)
     QString symbolSet;
+    QString templatePattern;         // TEMPLATEPATTERN (regex a CGI template must match)
+    QString dataPattern;             // DATAPATTERN
     KeyValues config;
     int debug = 0;
     ProjectionDef projection;
@@ -407,5 +420,9 @@ struct MapDef {
 };
 
 using MapDefPtr = std::shared_ptr<const MapDef>;
+
+// Resets every SourcePos in the model, so that maps parsed from different
+// texts (e.g. a file and its canonical rewrite) compare equal with ==.
+void clearPositions(MapDef& map);
 
 }  // namespace maptune

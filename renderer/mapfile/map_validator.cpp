@@ -1,0 +1,202 @@
+#include "mapfile/map_validator.h"
+
+#include "mapfile/processing.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QRegularExpression>
+
+#include <proj.h>
+
+namespace maptune {
+
+namespace {
+
+class ProjChecker {
+public:
+    ProjChecker() : m_ctx(proj_context_create())
+    {
+        // PROJ logs failures on stderr; we report them ourselves.
+        proj_log_func(m_ctx, nullptr, [](void*, int, const char*) {});
+    }
+    ~ProjChecker() { proj_context_destroy(m_ctx); }
+    ProjChecker(const ProjChecker&) = delete;
+    ProjChecker& operator=(const ProjChecker&) = delete;
+
+    // Empty when PROJ understands the definition, else PROJ's reason.
+    QString check(const QString& definition)
+    {
+        if (auto it = m_cache.constFind(definition); it != m_cache.constEnd()) return *it;
+        QString problem;
+        PJ* pj = proj_create(m_ctx, definition.toUtf8().constData());
+        if (!pj) {
+            const int err = proj_context_errno(m_ctx);
+            problem = QString::fromUtf8(proj_context_errno_string(m_ctx, err));
+            if (problem.isEmpty()) problem = QStringLiteral("not understood by PROJ");
+        }
+        proj_destroy(pj);
+        m_cache.insert(definition, problem);
+        return problem;
+    }
+
+private:
+    PJ_CONTEXT* m_ctx;
+    QHash<QString, QString> m_cache;
+};
+
+void add(Diagnostics& out, Diagnostic::Severity severity, const SourcePos& pos, const QString& message)
+{
+    out.append({severity, pos, message});
+}
+
+void checkProjection(const ProjectionDef& p, const SourcePos& pos, const QString& what, const QString& baseDir,
+                     ProjChecker& proj, Diagnostics& out)
+{
+    if (!p.isSet() || p.isAuto()) return;
+    const QString definition = projString(p, baseDir);
+    const QString problem = proj.check(definition);
+    if (!problem.isEmpty())
+        add(out, Diagnostic::Severity::Error, pos,
+            QStringLiteral("unknown SRS in PROJECTION of %1: \"%2\" (%3)").arg(what, p.args.join(QLatin1Char(' ')), problem));
+}
+
+// A datasource string that is not a plain file path (PG:..., WFS:..., /vsicurl/, URLs).
+bool looksLikeNonFile(const QString& source)
+{
+    static const QRegularExpression prefix(QStringLiteral("^[A-Za-z][A-Za-z0-9_]+:"));
+    return source.contains(QLatin1String("://")) || source.startsWith(QLatin1String("/vsi")) ||
+           prefix.match(source).hasMatch() || source.contains(QLatin1Char('%'));
+}
+
+void checkData(const MapDef& map, const LayerDef& layer, Diagnostics& out)
+{
+    if (layer.connectionType != ConnectionType::Local && layer.connectionType != ConnectionType::OGR) return;
+    if (!layer.tileIndex.isEmpty()) return;
+    // OGR: the datasource is CONNECTION when given (DATA then names a layer in it).
+    const QString source = layer.connectionType == ConnectionType::OGR && !layer.connection.isEmpty()
+                               ? layer.connection
+                               : layer.data;
+    if (source.isEmpty() || looksLikeNonFile(source)) return;
+    const QDir mapDir(map.baseDir());
+    QStringList candidates;
+    if (QFileInfo(source).isAbsolute()) {
+        candidates << source;
+    } else {
+        // MapServer (msTryBuildPath3): mapfile dir + SHAPEPATH + DATA, then mapfile dir + DATA.
+        candidates << QDir(mapDir.absoluteFilePath(map.shapePath)).absoluteFilePath(source)
+                   << mapDir.absoluteFilePath(source);
+    }
+    const bool shapefile = layer.connectionType == ConnectionType::Local && layer.type != LayerType::Raster;
+    for (const QString& c : std::as_const(candidates)) {
+        if (QFileInfo::exists(c)) return;
+        if (shapefile && QFileInfo::exists(c + QLatin1String(".shp"))) return;
+    }
+    add(out, Diagnostic::Severity::Error, layer.pos,
+        QStringLiteral("DATA of LAYER '%1' not found: '%2' (looked in %3)")
+            .arg(layer.name, source, QDir::cleanPath(candidates.first())));
+}
+
+bool symbolIsKnown(const MapDef& map, const QString& name)
+{
+    if (map.symbol(name)) return true;
+    // MapServer also takes an image file name as a symbol (it makes a pixmap symbol).
+    const QString file = QFileInfo(name).isAbsolute() ? name : QDir(map.baseDir()).absoluteFilePath(name);
+    return QFileInfo(file).isFile();
+}
+
+void checkStyles(const MapDef& map, const QList<StyleDef>& styles, Diagnostics& out)
+{
+    for (const auto& s : styles) {
+        if (!s.symbolName.isEmpty() && !symbolIsKnown(map, s.symbolName))
+            add(out, Diagnostic::Severity::Error, s.pos,
+                QStringLiteral("SYMBOL '%1' is not defined (add a SYMBOL block or check the SYMBOLSET)").arg(s.symbolName));
+    }
+}
+
+void checkClasses(const MapDef& map, const LayerDef& layer, Diagnostics& out)
+{
+    const bool vector = layer.type == LayerType::Point || layer.type == LayerType::Line ||
+                        layer.type == LayerType::Polygon;
+    for (const auto& c : layer.classes) {
+        if (vector && c.styles.isEmpty() && c.labels.isEmpty())
+            add(out, Diagnostic::Severity::Warning, c.pos,
+                QStringLiteral("CLASS%1 of LAYER '%2' has no STYLE and no LABEL: its features are not drawn")
+                    .arg(c.name.isEmpty() ? QString() : QStringLiteral(" '%1'").arg(c.name), layer.name));
+        checkStyles(map, c.styles, out);
+        for (const auto& l : c.labels) checkStyles(map, l.styles, out);
+    }
+}
+
+}  // namespace
+
+QString projString(const ProjectionDef& projection, const QString& baseDir)
+{
+    const QStringList& args = projection.args;
+    if (args.isEmpty() || projection.isAuto()) return {};
+    if (args.size() == 1 && !args[0].contains(QLatin1Char('='))) return args[0].trimmed();  // EPSG:n, WKT, URN
+    static const QRegularExpression initEpsg(QStringLiteral("^\\+?init=epsg:(\\d+)$"),
+                                             QRegularExpression::CaseInsensitiveOption);
+    if (args.size() == 1) {
+        const auto m = initEpsg.match(args[0].trimmed());
+        if (m.hasMatch()) return QStringLiteral("EPSG:") + m.captured(1);
+    }
+    QStringList parts;
+    for (const QString& line : args) {
+        for (QString p : line.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            if (!p.startsWith(QLatin1Char('+'))) p.prepend(QLatin1Char('+'));
+            // init=file:code with a relative file: PROJ looks in its own paths; MapServer in the map's dir too.
+            if (p.startsWith(QLatin1String("+init=")) && !baseDir.isEmpty()) {
+                const QString spec = p.mid(6);
+                const int colon = spec.lastIndexOf(QLatin1Char(':'));
+                const QString file = spec.left(colon);
+                if (colon > 0 && file.compare(QLatin1String("epsg"), Qt::CaseInsensitive) != 0 &&
+                    QFileInfo(file).isRelative() && QFileInfo::exists(QDir(baseDir).filePath(file)))
+                    p = QStringLiteral("+init=") + QDir(baseDir).absoluteFilePath(file) + spec.mid(colon);
+            }
+            parts << p;
+        }
+    }
+    if (!parts.contains(QLatin1String("+type=crs"))) parts << QStringLiteral("+type=crs");
+    return parts.join(QLatin1Char(' '));
+}
+
+Diagnostics validateMap(const MapDef& map)
+{
+    Diagnostics out;
+    ProjChecker proj;
+    const QString baseDir = map.baseDir();
+    if ((map.width != -1 || map.height != -1) &&
+        (map.width <= 0 || map.height <= 0 || map.width > map.maxSize || map.height > map.maxSize))
+        add(out, Diagnostic::Severity::Error, map.pos,
+            QStringLiteral("SIZE %1 %2 is out of range (each must be 1..MAXSIZE %3)")
+                .arg(map.width)
+                .arg(map.height)
+                .arg(map.maxSize));
+    checkProjection(map.projection, map.pos, QStringLiteral("MAP"), baseDir, proj, out);
+
+    QHash<QString, const LayerDef*> seen;
+    for (const auto& layer : map.layers) {
+        const QString what = layer.name.isEmpty() ? QStringLiteral("unnamed LAYER")
+                                                  : QStringLiteral("LAYER '%1'").arg(layer.name);
+        if (layer.name.isEmpty()) {
+            add(out, Diagnostic::Severity::Warning, layer.pos,
+                QStringLiteral("LAYER has no NAME: WMS clients and --layers cannot select it"));
+        } else if (const LayerDef* first = seen.value(layer.name.toLower())) {
+            add(out, Diagnostic::Severity::Warning, layer.pos,
+                QStringLiteral("duplicate LAYER NAME '%1' (first defined at %2:%3)")
+                    .arg(layer.name, first->pos.file)
+                    .arg(first->pos.line));
+        } else {
+            seen.insert(layer.name.toLower(), &layer);
+        }
+        checkProjection(layer.projection, layer.pos, what, baseDir, proj, out);
+        checkData(map, layer, out);
+        for (const QString& w : ProcessingOptions(layer.processing).warnings())
+            add(out, Diagnostic::Severity::Warning, layer.pos, QStringLiteral("%1: %2").arg(what, w));
+        checkClasses(map, layer, out);
+    }
+    return out;
+}
+
+}  // namespace maptune
