@@ -477,7 +477,7 @@ void TestRaster::alphaBand()
     QTemporaryDir dir;
     const QString path = makeTiff(dir.path(), QStringLiteral("rgba.tif"), 2, 1, GDT_Byte, {{200, 200}, {0, 0}, {0, 0}, {255, 0}},
                                   std::nullopt, {0, 1, 0, -1, 0, -1}, [](GDALRasterBandH band) {
-                                      if (GDALGetBand(band) == 4) GDALSetRasterColorInterpretation(band, GCI_AlphaBand);
+                                      if (GDALGetBandNumber(band) == 4) GDALSetRasterColorInterpretation(band, GCI_AlphaBand);
                                   });
     MapDef map;
     const QImage img = renderLayer(map, rasterLayer(path), edgesView({0, 0, 2, 1}, 2, 1), qRgb(0, 0, 255));
