@@ -211,10 +211,18 @@ Color MapParser::readColor(const Token& kw, bool allowAlpha)
     c.b = readInt(kw);
     if (allowAlpha && nextIsNumber()) c.a = readInt(kw);  // MapServer reads 3; a 4th number can only be alpha
     for (int v : {c.r, c.g, c.b, c.a}) {
-        if (v < -1 || v > 255) {
+        // MapServer 8 does not range-check; negative values act as "no colour".
+        if (v > 255) {
             error(kw.pos, QStringLiteral("colour component %1 of %2 is out of range (0-255, or -1 -1 -1 for none)")
                               .arg(v)
                               .arg(kw.upper()));
+            break;
+        }
+        if (v < -1) {
+            warning(kw.pos, QStringLiteral("colour component %1 of %2 is negative: the colour counts as not set "
+                                           "(write -1 -1 -1 for none)")
+                                .arg(v)
+                                .arg(kw.upper()));
             break;
         }
     }
