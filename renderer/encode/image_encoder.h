@@ -6,14 +6,14 @@
 // alpha (the canvas is opaque IMAGECOLOR then); RGBA output un-premultiplies the way
 // MapServer does (truncating), so decoded pixels match MapServer's for equal canvases.
 //
-// PNG speed vs size (512x512, Debian 12 on this project's 2-core box; MapServer 8 =
-// libpng, zlib level 6, filter NONE; see bench/encode for the benchmark):
-//   photo-like RGB: MapServer ~25 ms / 690 KB;  ours ~10 ms / ~495 KB (0.72x)
-//   map-like RGB, antialiased: MapServer ~18 ms / 225 KB; ours ~7 ms / ~226 KB (1.0x)
-//   map-like RGB, flat colours: MapServer ~13 ms / 48 KB;  ours ~5 ms / ~56 KB (1.16x)
+// PNG speed vs size (512x512 RGB, CPU ms on this project's 2-core box; MapServer 8 =
+// libpng, zlib level 6, filter NONE, reproduced in bench/encode):
+//   photo-like:          MapServer 27 ms / 683 KB;  ours  9 ms / 497 KB (0.73x)
+//   antialiased map:     MapServer 13 ms / 170 KB;  ours  6 ms / 165 KB (0.98x)
+//   flat-colour map:     MapServer 10 ms /  36 KB;  ours  6 ms /  38 KB (1.07x)
 // Default (no COMPRESSION option): per row, Sub filter for noisy rows and no filter
 // for rows of mostly repeated pixels; libdeflate level 1 for mostly-noisy images
-// and 4 for mostly-flat ones. COMPRESSION=n uses libdeflate level n instead.
+// and 6 for mostly-flat ones. COMPRESSION=n uses libdeflate level n instead.
 
 #include "encode/output_format.h"
 

@@ -12,12 +12,15 @@ namespace maptune {
 namespace {
 
 // Per-image level choice when the format does not set COMPRESSION. Measured on
-// 512x512 RGB (bench/encode): noisy photo tiles gain nothing from levels above 1
-// (libdeflate 1 with Sub filtering: ~9.6 ms, 0.72x MapServer's zlib-6 unfiltered
-// bytes), flat map tiles need level 4 to stay close to MapServer's size
-// (5 ms, 1.0-1.16x) where level 1 would be 1.5x.
+// 512x512 RGB canvases (bench/encode, CPU ms on this project's 2-core box), against
+// MapServer's libpng zlib-6 unfiltered output:
+//   photo-like:  libdeflate 1: 9.0 ms, 0.73x   (4: 11.5 ms 0.75x; 6: 13.4 ms 0.74x)
+//   antialiased map: 4: 4.9 ms 1.03x;  6: 6.1 ms 0.98x
+//   flat-colour map: 1: 2.4 ms 1.53x;  4: 3.9 ms 1.20x;  6: 5.8 ms 1.07x
+// Noisy content gains nothing above level 1; flat content needs 6 to stay safely
+// within 25% of MapServer's bytes (MapServer itself: 27 / 13 / 10 ms).
 constexpr int kNoisyLevel = 1;
-constexpr int kFlatLevel = 4;
+constexpr int kFlatLevel = 6;
 
 enum Filter : uint8_t { FilterNone = 0, FilterSub = 1 };
 

@@ -1,11 +1,11 @@
 #pragma once
 // A small, fast in-memory PNG writer: our own filtering plus one libdeflate call.
 //
-// Why not libspng/libpng: both drive zlib, and on flat map images zlib must go to
-// level 6 (13 ms for 512x512) to stay within 25% of MapServer's bytes, where
-// libdeflate level 4 takes 5 ms at 1.16x. On photo-like tiles the two tie (~9 ms).
-// Figures: 512x512 RGB, this machine, see bench/encode and the module README notes
-// in image_encoder.h.
+// Why not libspng/libpng: both drive zlib, which is about twice as slow as
+// libdeflate for the same ratio on map images (512x512 flat map: zlib 6 13 ms,
+// libdeflate 6 5.8 ms, same size); on noisy photo tiles they tie (~9 ms at level 1).
+// One-shot compression of the whole filtered image also avoids zlib's streaming.
+// Figures and the default level choice: png_writer.cpp, bench/encode.
 
 #include <QByteArray>
 #include <QList>
@@ -27,7 +27,7 @@ struct PngHeader {
 
 struct PngWriteOptions {
     // 0..9 as zlib/MapServer's FORMATOPTION COMPRESSION; -1 chooses per image:
-    // level 1 for noisy (photo-like) content, level 4 for flat (map-like) content.
+    // level 1 for noisy (photo-like) content, level 6 for flat (map-like) content.
     int compressionLevel = -1;
 };
 
