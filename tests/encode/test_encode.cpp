@@ -117,6 +117,8 @@ private Q_SLOTS:
 
     void pngRoundTrip_data();
     void pngRoundTrip();
+    void pngMixedContent();
+    void pngTransparentMapExact();
     void pngRgbaUnpremultiplies();
     void pngRgbDropsAlpha();
     void pngOtherInputFormats();
@@ -125,6 +127,7 @@ private Q_SLOTS:
     void png8Exact_data();
     void png8Exact();
     void png8TransparentExact();
+    void png8TransparentQuantized();
     void png8Quantized_data();
     void png8Quantized();
 
@@ -297,6 +300,34 @@ void TestEncode::pngRoundTrip() {
     QCOMPARE(differingPixels(decoded, image), 0);
 }
 
+// Noisy rows (Sub filter, level chosen per image) next to flat rows (no filter).
+void TestEncode::pngMixedContent() {
+    QImage img = samples::mapLike(200, 200, true);
+    QPainter p(&img);
+    p.drawImage(QPoint(0, 0), samples::photoLike(200, 90));
+    p.drawImage(QPoint(0, 150), samples::photoLike(100, 50, 5));
+    p.end();
+    for (const char* name : {"png", "png24"}) {
+        const QImage decoded = decode(encodeImage(img, builtIn(name)));
+        QCOMPARE(differingPixels(decoded, img), 0);
+    }
+}
+
+// Opaque and fully transparent pixels only: RGBA output decodes to the same pixels.
+void TestEncode::pngTransparentMapExact() {
+    QImage img(150, 120, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::transparent);
+    QPainter p(&img);
+    p.drawImage(QPoint(0, 0), samples::mapLike(150, 60, false));
+    p.drawImage(QPoint(20, 70), samples::photoLike(100, 40));
+    p.end();
+    const QByteArray png = encodeImage(img, withTransparency(builtIn("png"), true));
+    QCOMPARE(pngColorType(png), 6);
+    const QImage decoded = decode(png);
+    QVERIFY(decoded.hasAlphaChannel());
+    QCOMPARE(differingPixels(decoded, img), 0);
+}
+
 void TestEncode::pngRgbaUnpremultiplies() {
     // Every (alpha, premultiplied channel) pair that can occur.
     QImage img(256, 256, QImage::Format_ARGB32_Premultiplied);
@@ -400,6 +431,41 @@ void TestEncode::png8TransparentExact() {
     const int a = qAlpha(raw);
     const int blue = std::min(255, int(qBlue(raw) * (255.0 / a)));
     QCOMPARE(decoded.pixel(40, 10), qRgba(0, 0, blue, a));
+}
+
+// More than 256 RGBA colours: the palette keeps translucency (tRNS) close.
+void TestEncode::png8TransparentQuantized() {
+    QImage img(256, 256, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::transparent);
+    QPainter p(&img);
+    p.setOpacity(0.6);
+    p.drawImage(QPoint(0, 0), samples::mapLike(256, 256, true));
+    p.setOpacity(1.0);
+    p.drawImage(QPoint(64, 64), samples::photoLike(128, 128));
+    p.end();
+    const QByteArray png = encodeImage(img, withTransparency(builtIn("png8"), true));
+    QCOMPARE(pngColorType(png), 3);
+    QVERIFY(pngHasChunk(png, "tRNS"));
+    const QImage decoded = decode(png).convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    QCOMPARE(decoded.size(), img.size());
+    // Premultiplied channels: small on average, and no pixel far off (a translucent
+    // pixel never turns opaque or vanishes; bins are 16 levels wide).
+    int worst = 0;
+    double total = 0;
+    for (int y = 0; y < img.height(); ++y) {
+        const auto* a = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+        const auto* b = reinterpret_cast<const QRgb*>(decoded.constScanLine(y));
+        for (int x = 0; x < img.width(); ++x) {
+            for (int d : {qAlpha(a[x]) - qAlpha(b[x]), qRed(a[x]) - qRed(b[x]), qGreen(a[x]) - qGreen(b[x]),
+                          qBlue(a[x]) - qBlue(b[x])}) {
+                worst = std::max(worst, std::abs(d));
+                total += std::abs(d);
+            }
+        }
+    }
+    const double mean = total / (4.0 * img.width() * img.height());
+    QVERIFY2(mean <= 3.0 && worst <= 40, qPrintable(QStringLiteral("mean %1, worst %2").arg(mean).arg(worst)));
+    QCOMPARE(qAlpha(decoded.pixel(0, 0)) == 0, qAlpha(img.pixel(0, 0)) == 0);
 }
 
 void TestEncode::png8Quantized_data() {
