@@ -124,6 +124,8 @@ QString MapParser::readString(const Token& kw)
         return {};
     }
     const Token v = next();
+    // An unquoted path like /tmp/ lexes as a regex (flex rule order); its text is the path.
+    if (v.kind == Token::Kind::Regex) return v.raw();
     if (v.kind != Token::Kind::String && v.kind != Token::Kind::Word) {
         error(v.pos, QStringLiteral("bad value %1 for %2 (expected a string)").arg(v.describe(), kw.upper()));
         return {};

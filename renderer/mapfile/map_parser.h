@@ -94,6 +94,12 @@ private:
 // Closest keyword within a small edit distance (transpositions count once), or "".
 QString suggestKeyword(const QString& word, const QStringList& candidates);
 
+// Shared value readers for STATUS and DEBUG, which several blocks accept.
+int readDebugLevel(MapParser& p, const Token& k);
+LayerStatus readLayerStatus(MapParser& p, const Token& k);
+// GEOMTRANSFORM "name" or (expression); the expression form keeps its parentheses.
+QString readGeomTransform(MapParser& p, const Token& k);
+
 // Table helpers: one handler per modelled field.
 template <typename T>
 KeywordEntry<T> stringField(QString T::*m)
@@ -155,6 +161,14 @@ KeywordEntry<T> extraField(int arity)
     return {[arity](MapParser& p, T& o, const Token& k) { o.extras.append(p.readExtra(k, arity)); }, arity < 0};
 }
 
+// MINSCALE/MAXSCALE are MapServer's old names for MIN/MAXSCALEDENOM.
+template <typename T>
+void addScaleKeywords(KeywordTable<T>& table, double T::*minField, double T::*maxField)
+{
+    for (const char* kw : {"MINSCALEDENOM", "MINSCALE"}) table.insert(QLatin1String(kw), numberField(minField));
+    for (const char* kw : {"MAXSCALEDENOM", "MAXSCALE"}) table.insert(QLatin1String(kw), numberField(maxField));
+}
+
 template <typename T>
 void MapParser::parseBlock(const Token& opener, const char* blockName, const KeywordTable<T>& table, T& target)
 {
@@ -197,19 +211,4 @@ void MapParser::unknownKeyword(const Token& t, const QString& upper, const char*
         skipArguments(t);
 }
 
-}  // namespace maptune
-
-namespace maptune {
-// Shared value readers for STATUS and DEBUG, which several blocks accept.
-int readDebugLevel(MapParser& p, const Token& k);
-LayerStatus readLayerStatus(MapParser& p, const Token& k);
-// GEOMTRANSFORM "name" or (expression); the expression form keeps its parentheses.
-QString readGeomTransform(MapParser& p, const Token& k);
-// MINSCALE/MAXSCALE are MapServer's old names for MIN/MAXSCALEDENOM.
-template <typename T>
-void addScaleKeywords(KeywordTable<T>& table, double T::*minField, double T::*maxField)
-{
-    for (const char* kw : {"MINSCALEDENOM", "MINSCALE"}) table.insert(QLatin1String(kw), numberField(minField));
-    for (const char* kw : {"MAXSCALEDENOM", "MAXSCALE"}) table.insert(QLatin1String(kw), numberField(maxField));
-}
 }  // namespace maptune

@@ -103,8 +103,12 @@ const KeywordTable<QList<SymbolDef>>& symbolSetTable()
 
 int readDebugLevel(MapParser& p, const Token& k)
 {
-    if (p.peek().isWord("ON")) return p.next(), 1;
-    if (p.peek().isWord("OFF")) return p.next(), 0;
+    for (const auto& [word, level] : {std::pair{"ON", 1}, std::pair{"OFF", 0}}) {
+        if (p.peek().isWord(word)) {
+            p.next();
+            return level;
+        }
+    }
     return p.readInt(k);
 }
 

@@ -3,6 +3,7 @@
 #include "mapfile/map_lexer.h"
 
 #include <charconv>
+#include <cmath>
 
 namespace maptune {
 
@@ -10,8 +11,12 @@ namespace {
 
 QString num(double v)
 {
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
+    // Shortest text that reads back exactly; plain digits for map-sized values
+    // (scale denominators read better as 50000000 than 5e+07).
+    char buf[512];
+    const bool plain = v == 0 || (std::abs(v) >= 1e-6 && std::abs(v) < 1e15);
+    const auto r = plain ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
+                         : std::to_chars(buf, buf + sizeof buf, v);
     return QString::fromLatin1(buf, int(r.ptr - buf));
 }
 

@@ -138,6 +138,8 @@ void TestMapfile::accept_data()
             return L(m).name + L(m).group + QString::number(int(L(m).type)) + QString::number(int(L(m).status)) + L(m).data;
         },
         "ag22/abs/roads.shp");
+    row("unquoted paths", "LAYER DATA /data/roads.shp TEMPLATE /tmp/ END",
+        [](const MapDef& m) { return L(m).data + "|" + L(m).templ; }, "/data/roads.shp|/tmp/");
     row("processing repeatable in order", "LAYER PROCESSING \"BANDS=1\" PROCESSING 'SCALE=AUTO' END",
         [](const MapDef& m) { return L(m).processing.join('|'); }, "BANDS=1|SCALE=AUTO");
     row("connection", "LAYER CONNECTIONTYPE postgis CONNECTION \"dbname=x\" END",
