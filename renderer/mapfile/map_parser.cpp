@@ -61,6 +61,26 @@ bool opensRawBlock(const QString& upper)
     return openers.contains(upper);
 }
 
+// The block a keyword belongs to, innermost first, for "COLOR goes in a STYLE block".
+QString blockOwning(const QString& upper)
+{
+    static const QList<std::pair<QString, QSet<QString>>> blocks = [] {
+        QList<std::pair<QString, QSet<QString>>> out;
+        const std::pair<const char*, QStringList (*)()> sources[] = {
+            {"STYLE", styleKeywords}, {"LABEL", labelKeywords},   {"CLASS", classKeywords},
+            {"LAYER", layerKeywords}, {"SYMBOL", symbolKeywords}, {"OUTPUTFORMAT", outputFormatKeywords},
+            {"WEB", webKeywords},     {"MAP", mapKeywords}};
+        for (const auto& [name, keywords] : sources) {
+            const QStringList k = keywords();
+            out.append({QLatin1String(name), QSet<QString>(k.begin(), k.end())});
+        }
+        return out;
+    }();
+    for (const auto& [name, keywords] : blocks)
+        if (keywords.contains(upper)) return name;
+    return {};
+}
+
 }  // namespace
 
 QString readGeomTransform(MapParser& p, const Token& k)
@@ -366,7 +386,11 @@ ExtraProperty MapParser::readExtra(const Token& kw, int arity)
 void MapParser::reportUnknown(const Token& t, const char* blockName, const QString& suggestion)
 {
     QString message = QStringLiteral("unknown keyword '%1' in %2").arg(t.text, QLatin1String(blockName));
-    if (!suggestion.isEmpty()) message += QStringLiteral(" (did you mean '%1'?)").arg(suggestion);
+    if (!suggestion.isEmpty()) {
+        message += QStringLiteral(" (did you mean '%1'?)").arg(suggestion);
+    } else if (const QString home = blockOwning(t.upper()); !home.isEmpty()) {
+        message += QStringLiteral(" (%1 goes in a %2 block)").arg(t.upper(), home);
+    }
     error(t.pos, message);
 }
 

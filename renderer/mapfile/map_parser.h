@@ -91,6 +91,16 @@ private:
     bool m_eofReported = false;
 };
 
+// Keywords of the main blocks, to tell where a misplaced keyword belongs.
+QStringList mapKeywords();
+QStringList layerKeywords();
+QStringList classKeywords();
+QStringList styleKeywords();
+QStringList labelKeywords();
+QStringList symbolKeywords();
+QStringList webKeywords();
+QStringList outputFormatKeywords();
+
 // Closest keyword within a small edit distance (transpositions count once), or "".
 QString suggestKeyword(const QString& word, const QStringList& candidates);
 

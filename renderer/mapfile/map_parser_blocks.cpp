@@ -161,6 +161,10 @@ const KeywordTable<QueryMapDef>& queryMapTable()
 
 }  // namespace
 
+QStringList symbolKeywords() { return symbolTable().keys(); }
+QStringList webKeywords() { return webTable().keys(); }
+QStringList outputFormatKeywords() { return outputFormatTable().keys(); }
+
 void MapParser::parseSymbol(const Token& kw, SymbolDef& symbol)
 {
     symbol.pos = kw.pos;

@@ -314,6 +314,10 @@ const KeywordTable<ClassDef>& classTable()
 
 }  // namespace
 
+QStringList styleKeywords() { return styleTable().keys(); }
+QStringList labelKeywords() { return labelTable().keys(); }
+QStringList classKeywords() { return classTable().keys(); }
+
 void MapParser::parseStyle(const Token& kw, StyleDef& style)
 {
     style.pos = kw.pos;

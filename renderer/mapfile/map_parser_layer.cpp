@@ -192,11 +192,19 @@ KeywordTable<LayerDef> buildLayerTable()
     return t;
 }
 
+const KeywordTable<LayerDef>& layerTable()
+{
+    static const KeywordTable<LayerDef> table = buildLayerTable();
+    return table;
+}
+
 }  // namespace
+
+QStringList layerKeywords() { return layerTable().keys(); }
 
 void MapParser::parseLayer(const Token& kw, LayerDef& layer)
 {
-    static const KeywordTable<LayerDef> table = buildLayerTable();
+    const KeywordTable<LayerDef>& table = layerTable();
     layer.pos = kw.pos;
     parseBlock(kw, "LAYER", table, layer);
 }

@@ -101,6 +101,8 @@ const KeywordTable<QList<SymbolDef>>& symbolSetTable()
 
 }  // namespace
 
+QStringList mapKeywords() { return mapTable().keys(); }
+
 int readDebugLevel(MapParser& p, const Token& k)
 {
     for (const auto& [word, level] : {std::pair{"ON", 1}, std::pair{"OFF", 0}}) {

@@ -302,6 +302,9 @@ void TestMapfile::reject_data()
         << QByteArray("MAP\n  LAYER\n    FROBNICATE 1 2\n    NAMEE 'x'\n  END\nEND\n")
         << QStringList{"t.map:3:5: error: unknown keyword 'FROBNICATE' in LAYER",
                        "t.map:4:5: error: unknown keyword 'NAMEE' in LAYER (did you mean 'NAME'?)"};
+    QTest::newRow("misplaced keyword names its block")
+        << QByteArray("MAP\n  LAYER\n    COLOR 1 2 3\n    TYPE LINE\n  END\nEND\n")
+        << QStringList{"t.map:3:5: error: unknown keyword 'COLOR' in LAYER (COLOR goes in a STYLE block)"};
     QTest::newRow("unterminated string")
         << QByteArray("MAP\n  NAME \"abc\nEND\n")
         << QStringList{"t.map:2:8: error: unterminated string (missing closing \")",
