@@ -1,5 +1,8 @@
-// Raster class EXPRESSIONs over the items pixel, red, green, blue.
+// Raster class EXPRESSIONs over the items MapServer offers for raster
+// pixels: [pixel] (the value, formatted like C's %g) and [red], [green],
+// [blue] (the palette colour; -1 for non-8-bit data).
 
+#include "expr/expression.h"
 #include "mapfile/map_def.h"
 
 #include <functional>
@@ -10,9 +13,25 @@ namespace maptune {
 std::optional<std::function<bool(double, int, int, int)>> compileRasterExpression(const ExpressionDef& def,
                                                                                   QString* error)
 {
-    Q_UNUSED(def);
-    *error = QStringLiteral("raster class EXPRESSIONs are not supported yet");
-    return std::nullopt;
+    QString err;
+    const auto compiled = Expression::compile(def, &err);
+    if (!compiled) {
+        *error = QStringLiteral("class EXPRESSION %1: %2").arg(def.text, err);
+        return std::nullopt;
+    }
+    static const QStringList fields{QStringLiteral("pixel"), QStringLiteral("red"), QStringLiteral("green"),
+                                    QStringLiteral("blue")};
+    const auto bound = compiled->bind(fields, QString(), &err);
+    if (!bound) {
+        *error = QStringLiteral("class EXPRESSION %1: %2 (raster classes know [pixel], [red], [green], [blue])")
+                     .arg(def.text, err);
+        return std::nullopt;
+    }
+    return [b = *bound](double pixel, int r, int g, int bl) {
+        const AttributeValues values{QString::number(pixel, 'g', 6), QString::number(r), QString::number(g),
+                                     QString::number(bl)};
+        return b.matches(values);
+    };
 }
 
 }  // namespace maptune

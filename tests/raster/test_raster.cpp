@@ -545,6 +545,7 @@ struct ConfLayer {
     QString tileIndex;
     QList<std::pair<QString, QString>> connectionOptions;
     QList<StyleDef> rangeStyles;  // one class holding these COLORRANGE styles
+    QList<ClassDef> classes;
 };
 
 struct ConfCase {
@@ -565,6 +566,21 @@ StyleDef range(Color from, Color to, double min, double max)
     s.dataRangeMin = min;
     s.dataRangeMax = max;
     return s;
+}
+
+ClassDef exprClass(const char* logical, Color color)
+{
+    ClassDef c;
+    c.expression = {ExpressionDef::Type::Logical, QString::fromLatin1(logical)};
+    StyleDef s;
+    s.color.color = color;
+    c.styles.append(s);
+    return c;
+}
+
+QList<ClassDef> threeClasses(const char* a, const char* b, const char* c)
+{
+    return {exprClass(a, Color::rgb(255, 0, 0)), exprClass(b, Color::rgb(0, 255, 0)), exprClass(c, Color::rgb(0, 0, 255))};
 }
 
 QString conformanceDir()
@@ -683,6 +699,28 @@ void TestRaster::conformance_data()
                          range(Color::rgb(255, 0, 0), Color::rgb(255, 255, 0), 14, 28)};
         QTest::newRow("class16_range") << ConfCase{400, 300, std400, yellow, true, {}, {f}};
     }
+    {
+        const auto cls = threeClasses("[pixel] < -3", "[pixel] >= -3 and [pixel] < 3", "[pixel] >= 3");
+        ConfLayer f = one("data/float.tif");
+        f.classes = cls;
+        QTest::newRow("class16") << ConfCase{400, 300, std400, yellow, true, {}, {f}};
+        ConfLayer i = one("data/int16.vrt", {"SCALE=-10.5,10.5", "SCALE_BUCKETS=4"});
+        i.classes = cls;
+        QTest::newRow("class16_intoddscale") << ConfCase{400, 300, std400, yellow, true, {}, {i}};
+        ConfLayer n = one("data/float.tif", {"NODATA=-6", "SCALE=-100.5,100.5", "SCALE_BUCKETS=201"});
+        n.classes = cls;
+        QTest::newRow("class16_ndmap") << ConfCase{400, 300, std400, yellow, true, {}, {n}};
+        ConfLayer s = one("data/float.tif", {"SCALE=0,28", "SCALE_BUCKETS=256", "CLASSIFY_SCALED=TRUE"});
+        s.classes = threeClasses("[pixel] < 50", "[pixel] >=50 and [pixel] < 150", "[pixel] > 150");
+        QTest::newRow("class16_classify_scaled") << ConfCase{400, 300, std400, yellow, true, {}, {s}};
+        ConfLayer g = one("data/grid.gif");
+        g.classes = {exprClass("[pixel] == 0", Color{-255, -255, -255, 255}), exprClass("[pixel] == 2", Color::rgb(0, 255, 0)),
+                     exprClass("[red] == 96 and [green] == 32 and [blue] == 32", Color::rgb(255, 0, 0))};
+        QTest::newRow("classtest1") << ConfCase{400, 300, std400, yellow, true, {}, {g}};
+        ConfLayer h = one("data/rgb.tif");
+        h.classes = {exprClass("[pixel] == 111", Color::rgb(255, 0, 0))};
+        QTest::newRow("classtest2") << ConfCase{400, 300, std400, yellow, false, {}, {h}};
+    }
 }
 
 void TestRaster::conformance()
@@ -710,6 +748,7 @@ void TestRaster::conformance()
         l.tileIndex = cl.tileIndex;
         for (const auto& [k, v] : cl.connectionOptions) l.connectionOptions.set(k, v);
         if (cl.opacity < 100) l.composites.append(LayerCompositeDef{cl.opacity, QString()});
+        l.classes = cl.classes;
         if (!cl.rangeStyles.isEmpty()) {
             ClassDef cls;
             cls.styles = cl.rangeStyles;
