@@ -91,7 +91,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map)
         const Color& oc = c.style.outlineColor.color;
         if (oc.isSet()) {
             QPen pen(QColor(oc.r, oc.g, oc.b, oc.a), c.style.outlineWidth * 2);
-            pen.setJoin(Qt::RoundJoin);
+            pen.setJoinStyle(Qt::RoundJoin);
             p.strokePath(path, pen);
         }
         const Color& col = c.style.color.color;
