@@ -32,6 +32,9 @@ std::optional<ImageFormat> formatForDriver(const QString& driverIn) {
     QString driver = driverIn.toUpper();
     if (driver.startsWith(QLatin1String("GD/")))  // MapServer maps every GD driver to AGG/PNG8
         driver = QStringLiteral("AGG/PNG8");
+    // GDAL/PNG and GDAL/JPEG write the same pixels through GDAL: encode them ourselves.
+    if (driver == QLatin1String("GDAL/PNG")) driver = QStringLiteral("AGG/PNG");
+    if (driver == QLatin1String("GDAL/JPEG")) driver = QStringLiteral("AGG/JPEG");
     ImageFormat f;
     f.driver = driver;
     if (driver == QLatin1String("AGG/PNG") || driver == QLatin1String("CAIRO/PNG")

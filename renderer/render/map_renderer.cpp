@@ -120,7 +120,9 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     }
 
     if (req.transparent) format = withTransparency(*format, *req.transparent);
-    const bool transparent = format->transparent;
+    // An RGBA format starts from a transparent canvas even without
+    // TRANSPARENT ON, as MapServer's msImageCreate does.
+    const bool transparent = format->transparent || format->rgba;
     Color bg = req.background.value_or(map.imageColor);
     if (!bg.isSet()) bg = Color::rgb(255, 255, 255);
     QImage canvas(width, height, QImage::Format_ARGB32_Premultiplied);
@@ -139,7 +141,8 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         }
         for (const QString& w : ProcessingOptions(layer->processing).warnings())
             result.warnings << QStringLiteral("layer '%1': %2").arg(layer->name, w);
-        const double opacity = layerOpacity(*layer);
+        // The raster renderer blends its own layer OPACITY.
+        const double opacity = layer->type == LayerType::Raster ? 1.0 : layerOpacity(*layer);
         QImage layerCanvas;
         QImage* target = &canvas;
         if (opacity < 1.0) {
