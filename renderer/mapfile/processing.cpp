@@ -25,7 +25,7 @@ bool isKnownKey(const QString& upperKey)
         QStringLiteral("KERNELDENSITY_RADIUS"), QStringLiteral("KERNELDENSITY_COMPUTE_BORDERS"),
         QStringLiteral("KERNELDENSITY_NORMALIZATION"), QStringLiteral("EXTRA"), QStringLiteral("FORCE_GEOMETRY"),
         QStringLiteral("USE_GEOS"), QStringLiteral("WRAP"), QStringLiteral("USE_FLAT_GEOMETRY"),
-        QStringLiteral("OGR_SKIP_LAYER_WITHOUT_GEOM"),
+        QStringLiteral("OGR_SKIP_LAYER_WITHOUT_GEOM"), QStringLiteral("RANGE_COLORSPACE"),
     };
     if (known.contains(upperKey)) return true;
     // Per-band variants: LUT_1..LUT_4, SCALE_1..SCALE_n.

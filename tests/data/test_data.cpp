@@ -20,7 +20,7 @@ class TestData : public QObject {
 private Q_SLOTS:
     void initTestCase() { GDALAllRegister(); }
 
-    void decodeWkb_data()
+    void wkbDecoding_data()
     {
         QTest::addColumn<QByteArray>("wkb");
         QTest::addColumn<int>("type");
@@ -38,7 +38,7 @@ private Q_SLOTS:
         // POINT Z (ISO 1001): z dropped
         QTest::newRow("point z") << hexToBytes("01e9030000000000000000f03f00000000000000400000000000000840") << int(Geometry::Type::Point) << 1 << 1;
     }
-    void decodeWkb()
+    void wkbDecoding()
     {
         QFETCH(QByteArray, wkb);
         QFETCH(int, type);
@@ -125,7 +125,7 @@ private Q_SLOTS:
             OGRGeometryH g = nullptr;
             OGR_G_CreateFromWkt(&p, nullptr, &g);
             OGR_F_SetGeometryDirectly(f, g);
-            OGR_L_CreateFeature(layer, f);
+            QCOMPARE(OGR_L_CreateFeature(layer, f), OGRERR_NONE);
             OGR_F_Destroy(f);
         }
         GDALClose(ds);
