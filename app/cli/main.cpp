@@ -8,6 +8,12 @@
 #include <QCoreApplication>
 #include <QGuiApplication>
 
+#include <QDir>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 
@@ -17,6 +23,12 @@ int main(int argc, char** argv)
 {
     // Text and font rendering need a QGuiApplication; "offscreen" keeps it headless.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Qt warns on every start when there is no runtime dir (cron, systemd, CI):
+    // give it the private one it would pick itself.
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+        const QByteArray dir = QDir::tempPath().toUtf8() + "/runtime-" + QByteArray::number(getuid());
+        if (mkdir(dir.constData(), 0700) == 0 || errno == EEXIST) qputenv("XDG_RUNTIME_DIR", dir);
+    }
     QGuiApplication app(argc, argv);
     initEngine();
 
