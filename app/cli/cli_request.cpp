@@ -1,11 +1,12 @@
 #include "cli/cli_commands.h"
 
 #include "mapfile/map_loader.h"
+#include "wms/wms_service.h"
 
 namespace maptune::cli {
 
-// Until the WMS service exists the engine cannot answer OGC requests: say so
-// plainly instead of guessing.
+// Answers in process like `mapserv` with QUERY_STRING: OGC exceptions are
+// ordinary responses (exit 0); only an unreadable mapfile is a user error.
 int runRequest(const RequestOptions& o)
 {
     LoadResult loaded = loadMapFile(o.mapfile);
@@ -13,8 +14,17 @@ int runRequest(const RequestOptions& o)
         for (const Diagnostic& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", qPrintable(d.toString()));
         return 1;
     }
-    printError(QStringLiteral("request: the WMS service is not built yet; use 'render'"));
-    return 1;
+    const WmsService service(loaded.map);
+    const Response response = service.handle(WmsRequest::fromQueryString(o.query.toUtf8()));
+    QByteArray out;
+    if (o.headers) {
+        out += "Content-Type: " + response.contentType() + "\r\n";
+        for (const auto& [k, v] : response.headers)
+            if (k.compare("Content-Type", Qt::CaseInsensitive) != 0) out += k + ": " + v + "\r\n";
+        out += "\r\n";
+    }
+    out += response.body;
+    return writeOutput(o.output, out) ? 0 : 1;
 }
 
 }  // namespace maptune::cli

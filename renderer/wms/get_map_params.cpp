@@ -1,0 +1,256 @@
+#include "wms/get_map_params.h"
+
+#include "encode/output_format.h"
+#include "geo/proj_context.h"
+
+#include <proj.h>
+
+#include <cmath>
+
+namespace maptune {
+
+bool crsAxisInverted(const QString& srs)
+{
+    if (!srs.startsWith(QLatin1String("EPSG:"), Qt::CaseInsensitive)) return false;
+    PJ_CONTEXT* ctx = threadProjContext();
+    PJ* crs = proj_create(ctx, srs.toUpper().toUtf8().constData());
+    if (!crs) return false;
+    bool inverted = false;
+    PJ* cs = proj_crs_get_coordinate_system(ctx, crs);
+    if (!cs && proj_get_type(crs) == PJ_TYPE_COMPOUND_CRS) {
+        if (PJ* horiz = proj_crs_get_sub_crs(ctx, crs, 0)) {
+            cs = proj_crs_get_coordinate_system(ctx, horiz);
+            proj_destroy(horiz);
+        }
+    }
+    if (cs) {
+        const char* direction = nullptr;
+        if (proj_cs_get_axis_info(ctx, cs, 0, nullptr, nullptr, &direction, nullptr, nullptr, nullptr, nullptr)
+            && direction)
+            inverted = qstrnicmp(direction, "north", 5) == 0 || qstrnicmp(direction, "south", 5) == 0;
+        proj_destroy(cs);
+    }
+    proj_destroy(crs);
+    return inverted;
+}
+
+namespace {
+
+struct Loader {
+    explicit Loader(const WmsContext& c) : ctx(c) {}
+    const WmsContext& ctx;
+    GetMapParams p;
+    bool srsFound = false, bboxFound = false, formatFound = false, widthFound = false, heightFound = false;
+    std::optional<QString> styles;
+    QStringList wmsLayers;
+    bool layersGiven = false;
+    int validLayers = 0, invalidLayers = 0;
+
+    ExceptionImageSize imageSize() const
+    {
+        const int max = ctx.map.maxSize;
+        if (p.width < 1 || p.height < 1 || p.width > max || p.height > max) return {};
+        return {p.width, p.height};
+    }
+    Response fail(const QString& code, const QString& message) const
+    {
+        return ctx.error(code, QStringLiteral("msWMSLoadGetMapParams(): WMS server error. ") + message, imageSize());
+    }
+
+    std::optional<Response> readLayers(const QString& value)
+    {
+        layersGiven = true;
+        wmsLayers = value.split(QLatin1Char(','), Qt::SkipEmptyParts);
+        if (wmsLayers.isEmpty()) return fail({}, QStringLiteral("At least one layer name required in LAYERS."));
+        if (ctx.version >= Wms130) {
+            if (auto limit = wmsMetadata(ctx.map.web.metadata, QStringLiteral("layerlimit"));
+                limit && wmsLayers.size() > limit->toInt())
+                return fail({}, QStringLiteral("Number of layers requested exceeds LayerLimit."));
+        }
+        const QSet<int> enabled = enabledLayers(ctx.map, QStringLiteral("GetMap"));
+        QList<int> order;
+        for (int j = 0; j < ctx.map.layers.size(); ++j)
+            if (ctx.map.layers[j].status == LayerStatus::Default) order << j;
+        for (const QString& name : wmsLayers) {
+            bool found = false;
+            for (int j = 0; j < ctx.map.layers.size(); ++j) {
+                if (!enabled.contains(j) || !layerMatches(ctx.map, ctx.map.layers[j], name)) continue;
+                if (!order.contains(j)) order << j;
+                ++validLayers;
+                found = true;
+            }
+            if (!found) ++invalidLayers;
+        }
+        p.layers = order;
+        return std::nullopt;
+    }
+
+    std::optional<Response> readSrs(const QString& value)
+    {
+        srsFound = true;
+        QString v = value;
+        const bool v13 = ctx.version >= Wms130;
+        bool ok = false;
+        if (v.startsWith(QLatin1String("EPSG:"), Qt::CaseInsensitive)) {
+            ok = true;
+            if (v13 && v.endsWith(QLatin1Char(','))) v.chop(1);
+        } else if (v.startsWith(QLatin1String("AUTO:"), Qt::CaseInsensitive)) {
+            ok = !v13;
+        } else if (v.startsWith(QLatin1String("AUTO2:"), Qt::CaseInsensitive)
+                   || v.startsWith(QLatin1String("CRS:"), Qt::CaseInsensitive)) {
+            ok = v13;
+        } else {
+            const qsizetype colon = v.indexOf(QLatin1Char(':'));
+            ok = colon >= 0 && v.indexOf(QLatin1Char(':'), colon + 1) < 0;
+        }
+        if (!ok)
+            return v13 ? fail(QStringLiteral("InvalidCRS"), QStringLiteral("Unsupported CRS namespace (CRS must be in the format AUTH:XXXX)."))
+                       : fail(QStringLiteral("InvalidSRS"), QStringLiteral("Unsupported SRS namespace (SRS must be in the format AUTH:XXXX)."));
+        p.srs = v;
+        return std::nullopt;
+    }
+
+    std::optional<Response> readBbox(const QString& value)
+    {
+        bboxFound = true;
+        const QStringList parts = value.split(QLatin1Char(','));
+        if (parts.size() != 4) return fail({}, QStringLiteral("Wrong number of arguments for BBOX."));
+        p.bbox = {parts[0].toDouble(), parts[1].toDouble(), parts[2].toDouble(), parts[3].toDouble()};
+        if (ctx.version < Wms130 && (p.bbox.minx >= p.bbox.maxx || p.bbox.miny >= p.bbox.maxy))
+            return fail({}, QStringLiteral("Invalid values for BBOX."));
+        return std::nullopt;
+    }
+
+    std::optional<Response> readFormat(const QString& value)
+    {
+        formatFound = true;
+        if (value.compare(QLatin1String("application/openlayers"), Qt::CaseInsensitive) == 0) return std::nullopt;
+        const auto invalid = [&] {
+            return fail(QStringLiteral("InvalidFormat"), QStringLiteral("Unsupported output format (%1).").arg(value));
+        };
+        if (auto list = wmsMetadata(ctx.map.web.metadata, QStringLiteral("getmap_formatlist"))) {
+            bool listed = false;
+            for (const QString& entry : list->split(QLatin1Char(',')))
+                if (entry.trimmed().compare(value, Qt::CaseInsensitive) == 0) listed = true;
+            if (!listed) return invalid();
+        }
+        if (!findImageFormat(ctx.map, value)) return invalid();
+        p.format = value;
+        return std::nullopt;
+    }
+
+    std::optional<Response> readParam(const QString& key, const QString& value)
+    {
+        const auto is = [&](const char* k) { return key.compare(QLatin1String(k), Qt::CaseInsensitive) == 0; };
+        const bool v13 = ctx.version >= Wms130;
+        if (is("LAYERS")) return readLayers(value);
+        if (is("STYLES")) styles = value;
+        else if ((is("SRS") && !v13) || (is("CRS") && v13)) return readSrs(value);
+        else if (is("BBOX")) return readBbox(value);
+        else if (is("WIDTH")) { widthFound = true; p.width = value.toInt(); }
+        else if (is("HEIGHT")) { heightFound = true; p.height = value.toInt(); }
+        else if (is("FORMAT")) return readFormat(value);
+        else if (is("TRANSPARENT")) p.transparent = value.compare(QLatin1String("TRUE"), Qt::CaseInsensitive) == 0;
+        else if (is("BGCOLOR")) {
+            const long c = value.toLong(nullptr, 16);
+            p.background = Color::rgb(int((c >> 16) & 0xff), int((c >> 8) & 0xff), int(c & 0xff));
+        }
+        return std::nullopt;
+    }
+
+    std::optional<Response> checkStyles()
+    {
+        if (!styles || styles->isEmpty()) return std::nullopt;
+        const QStringList tokens = styles->split(QLatin1Char(','));
+        for (int i = 0; i < tokens.size(); ++i) {
+            const QString& style = tokens[i];
+            if (style.isEmpty() || style.compare(QLatin1String("default"), Qt::CaseInsensitive) == 0) continue;
+            if (tokens.size() != wmsLayers.size())
+                return fail(QStringLiteral("StyleNotDefined"), QStringLiteral("Invalid style (%1).").arg(*styles));
+            for (const LayerDef& l : ctx.map.layers) {
+                const bool named = l.name.compare(wmsLayers[i], Qt::CaseInsensitive) == 0
+                                   || (!l.group.isEmpty() && l.group.compare(wmsLayers[i], Qt::CaseInsensitive) == 0);
+                if (!named) continue;
+                bool found = false;
+                for (const ClassDef& c : l.classes)
+                    if (!c.group.isEmpty() && c.group.compare(style, Qt::CaseInsensitive) == 0) found = true;
+                if (!found)
+                    return fail(QStringLiteral("StyleNotDefined"), QStringLiteral("Style (%1) not defined on layer.").arg(style));
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::optional<Response> finish(const QString& request, bool isGetMap)
+    {
+        if (ctx.version >= Wms130 && ctx.exceptions) {
+            const QString& e = *ctx.exceptions;
+            if (e.compare(QLatin1String("INIMAGE"), Qt::CaseInsensitive) != 0
+                && e.compare(QLatin1String("BLANK"), Qt::CaseInsensitive) != 0
+                && e.compare(QLatin1String("XML"), Qt::CaseInsensitive) != 0)
+                return fail(QStringLiteral("InvalidFormat"), QStringLiteral("Invalid format %1 for the EXCEPTIONS parameter.").arg(e));
+        }
+        if (bboxFound && ctx.version >= Wms130) {
+            if (!p.srs.isEmpty() && crsAxisInverted(p.srs)) {
+                std::swap(p.bbox.minx, p.bbox.miny);
+                std::swap(p.bbox.maxx, p.bbox.maxy);
+            }
+            if (p.bbox.minx >= p.bbox.maxx || p.bbox.miny >= p.bbox.maxy)
+                return fail({}, QStringLiteral("Invalid values for BBOX."));
+        }
+        const bool describe = request.compare(QLatin1String("DescribeLayer"), Qt::CaseInsensitive) == 0;
+        if (!describe) {
+            const int w = widthFound ? p.width : ctx.map.width, h = heightFound ? p.height : ctx.map.height;
+            if (w > ctx.map.maxSize || h > ctx.map.maxSize || w < 1 || h < 1)
+                return fail({}, QStringLiteral("Image size out of range, WIDTH and HEIGHT must be between 1 and %1 pixels.")
+                                    .arg(ctx.map.maxSize));
+        }
+        if (!p.srs.isEmpty()) {
+            if (!ctx.map.projection.isSet())
+                return ctx.version >= Wms130
+                           ? fail(QStringLiteral("InvalidCRS"), QStringLiteral("Cannot set new CRS on a map that doesn't have any projection set."))
+                           : fail(QStringLiteral("InvalidSRS"), QStringLiteral("Cannot set new SRS on a map that doesn't have any projection set."));
+            QString err;
+            auto crs = Crs::fromUserInput(p.srs, &err);
+            if (!crs) return fail(ctx.version >= Wms130 ? QStringLiteral("InvalidCRS") : QStringLiteral("InvalidSRS"), err);
+            p.crs = *crs;
+        }
+        if (auto e = checkStyles()) return e;
+        if (!describe) {
+            const QString srsName = ctx.version >= Wms130 ? QStringLiteral("CRS") : QStringLiteral("SRS");
+            const auto missing = [&](const QString& what) {
+                return fail(QStringLiteral("MissingParameterValue"), QStringLiteral("Missing required parameter ") + what);
+            };
+            if (!srsFound) return missing(srsName);
+            if (!bboxFound) return missing(QStringLiteral("BBOX"));
+            if (!formatFound && isGetMap) return missing(QStringLiteral("FORMAT"));
+            if (!widthFound) return missing(QStringLiteral("WIDTH"));
+            if (!heightFound) return missing(QStringLiteral("HEIGHT"));
+        }
+        if (!layersGiven) return fail(QStringLiteral("MissingParameterValue"), QStringLiteral("Missing required parameter LAYERS"));
+        if (invalidLayers > 0 || validLayers == 0)
+            return fail(QStringLiteral("LayerNotDefined"),
+                        QStringLiteral("Invalid layer(s) given in the LAYERS parameter. A layer might be disabled for "
+                                       "this request. Check wms/ows_enable_request settings."));
+        return std::nullopt;
+    }
+};
+
+}  // namespace
+
+GetMapParamsResult loadGetMapParams(const WmsContext& ctx, const QString& request, bool isGetMap)
+{
+    Loader loader(ctx);
+    GetMapParamsResult result;
+    for (const auto& [key, value] : ctx.request.params) {
+        if (auto e = loader.readParam(key, value)) {
+            result.error = std::move(e);
+            return result;
+        }
+    }
+    result.error = loader.finish(request, isGetMap);
+    result.params = loader.p;
+    return result;
+}
+
+}  // namespace maptune

@@ -1,0 +1,91 @@
+#include "wms/wms_service.h"
+
+#include "wms/wms_context.h"
+
+namespace maptune {
+
+WmsService::WmsService(MapDefPtr map) : m_map(std::move(map)) {}
+
+namespace {
+
+bool isAny(const QString& value, std::initializer_list<const char*> names)
+{
+    for (const char* n : names)
+        if (value.compare(QLatin1String(n), Qt::CaseInsensitive) == 0) return true;
+    return false;
+}
+
+Response dispatchError(const WmsContext& ctx, const QString& where, const QString& message, const QString& code = {})
+{
+    return ctx.error(code, where + QStringLiteral(": WMS server error. ") + message);
+}
+
+}  // namespace
+
+Response WmsService::handle(const WmsRequest& request) const
+{
+    const MapDef& map = *m_map;
+    std::optional<QString> version = request.value(QStringLiteral("VERSION"));
+    if (!version) version = request.value(QStringLiteral("WMTVER"));
+    const std::optional<QString> service = request.value(QStringLiteral("SERVICE"));
+    const QString op = request.value(QStringLiteral("REQUEST")).value_or(QString());
+
+    WmsContext ctx{map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
+    if (service && service->compare(QLatin1String("WMS"), Qt::CaseInsensitive) != 0)
+        return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Unsupported SERVICE (%1).").arg(*service),
+                             QStringLiteral("ServiceNotDefined"));
+    if (ctx.version == WmsVersionBad) {
+        ctx.version = WmsVersionNotSet;
+        return ctx.error({}, QStringLiteral("msOWSParseVersionString(): OWS error. Invalid version (%1). Version must be "
+                                            "in the format 'x.y' or 'x.y.z'").arg(*version));
+    }
+
+    if (isAny(op, {"GetCapabilities", "capabilities"})) {
+        if (ctx.version == WmsVersionNotSet) {
+            const auto v = map.web.metadata.value(QStringLiteral("wms_getcapabilities_version"));
+            ctx.version = v ? parseWmsVersion(v) : Wms130;
+        }
+        if (enabledLayers(map, QStringLiteral("GetCapabilities")).isEmpty()
+            && !requestGloballyEnabled(map, QStringLiteral("GetCapabilities")))
+            return dispatchError(ctx, QStringLiteral("msWMSGetCapabilities()"),
+                                 QStringLiteral("WMS request not enabled. Check wms/ows_enable_request settings."));
+        return wmsGetCapabilities(ctx);
+    }
+    if (!service && ctx.version == WmsVersionNotSet && op.isEmpty())
+        return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Not a WMS request."));
+    if (ctx.version == WmsVersionNotSet)
+        return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Incomplete WMS request: VERSION parameter missing"));
+    static const QList<int> supported{Wms100, 10006, Wms107, Wms110, Wms111, Wms130};
+    if (!supported.contains(ctx.version)) {
+        const int v = ctx.version;
+        ctx.version = WmsVersionNotSet;
+        return dispatchError(ctx, QStringLiteral("msWMSDispatch()"),
+                             QStringLiteral("Invalid WMS version: VERSION %1 is not supported. Supported versions are "
+                                            "1.0.0, 1.0.6, 1.0.7, 1.1.0, 1.1.1, 1.3.0").arg(wmsVersionString(v)));
+    }
+    if (op.isEmpty())
+        return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Incomplete WMS request: REQUEST parameter missing"));
+
+    QString canonical = op;
+    if (isAny(op, {"map"})) canonical = QStringLiteral("GetMap");
+    if (isAny(op, {"feature_info"})) canonical = QStringLiteral("GetFeatureInfo");
+    if (isAny(canonical, {"GetStyles", "GetLegendGraphic", "GetSchemaExtension", "GetMap", "GetFeatureInfo", "DescribeLayer"})
+        && enabledLayers(map, canonical).isEmpty())
+        return dispatchError(ctx, QStringLiteral("msWMSDispatch()"),
+                             QStringLiteral("WMS request not enabled. Check wms/ows_enable_request settings."));
+
+    if (isAny(canonical, {"GetMap"})) return wmsGetMap(ctx);
+    if (isAny(canonical, {"GetFeatureInfo"})) return wmsGetFeatureInfo(ctx);
+    if (isAny(canonical, {"GetLegendGraphic"})) return wmsGetLegendGraphic(ctx);
+    if (isAny(canonical, {"DescribeLayer"})) {
+        if (!request.has(QStringLiteral("LAYERS")))
+            return dispatchError(ctx, QStringLiteral("msWMSLoadGetMapParams()"),
+                                 QStringLiteral("Missing required parameter LAYERS"), QStringLiteral("MissingParameterValue"));
+        return dispatchError(ctx, QStringLiteral("msWMSDescribeLayer()"), QStringLiteral("DescribeLayer is not supported."),
+                             QStringLiteral("OperationNotSupported"));
+    }
+    return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Incomplete or unsupported WMS request"),
+                         QStringLiteral("OperationNotSupported"));
+}
+
+}  // namespace maptune
