@@ -20,6 +20,26 @@ Response dispatchError(const WmsContext& ctx, const QString& where, const QStrin
     return ctx.error(code, where + QStringLiteral(": WMS server error. ") + message);
 }
 
+// msOWSNegotiateUpdateSequence: numbers compare as numbers, anything else as text.
+std::optional<Response> negotiateUpdateSequence(const WmsContext& ctx)
+{
+    const auto requested = ctx.request.value(QStringLiteral("UPDATESEQUENCE"));
+    const auto server = wmsMetadata(ctx.map.web.metadata, QStringLiteral("updatesequence"));
+    if (!requested || requested->isEmpty() || !server) return std::nullopt;
+    bool okA = false, okB = false;
+    const double a = requested->toDouble(&okA), b = server->toDouble(&okB);
+    const int cmp = okA && okB ? (a < b ? -1 : a > b ? 1 : 0) : requested->compare(*server);
+    if (cmp == 0)
+        return dispatchError(ctx, QStringLiteral("msWMSGetCapabilities()"),
+                             QStringLiteral("UPDATESEQUENCE parameter (%1) is equal to server (%2)").arg(*requested, *server),
+                             QStringLiteral("CurrentUpdateSequence"));
+    if (cmp > 0)
+        return dispatchError(ctx, QStringLiteral("msWMSGetCapabilities()"),
+                             QStringLiteral("UPDATESEQUENCE parameter (%1) is higher than server (%2)").arg(*requested, *server),
+                             QStringLiteral("InvalidUpdateSequence"));
+    return std::nullopt;
+}
+
 }  // namespace
 
 Response WmsService::handle(const WmsRequest& request) const
@@ -49,6 +69,7 @@ Response WmsService::handle(const WmsRequest& request) const
             && !requestGloballyEnabled(map, QStringLiteral("GetCapabilities")))
             return dispatchError(ctx, QStringLiteral("msWMSGetCapabilities()"),
                                  QStringLiteral("WMS request not enabled. Check wms/ows_enable_request settings."));
+        if (auto e = negotiateUpdateSequence(ctx)) return *e;
         return wmsGetCapabilities(ctx);
     }
     if (!service && ctx.version == WmsVersionNotSet && op.isEmpty())

@@ -1,0 +1,179 @@
+// WMS service: request parsing, exception codes of malformed requests (MapServer's
+// msWMSDispatch / msWMSLoadGetMapParams semantics), GetMap output, escaping.
+
+#include "mapfile/map_loader.h"
+#include "wms/wms_service.h"
+
+#include <QImage>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace maptune;
+
+namespace {
+
+const QString kBase = QStringLiteral("SERVICE=WMS&REQUEST=GetMap&WIDTH=200&HEIGHT=100&STYLES=&FORMAT=image/png");
+
+struct ExceptionInfo {
+    bool isReport = false;
+    QString version;
+    QString code;
+    QString text;
+};
+
+ExceptionInfo parseException(const QByteArray& body)
+{
+    ExceptionInfo info;
+    QXmlStreamReader xml(body);
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+        if (xml.name() == QLatin1String("ServiceExceptionReport")) {
+            info.isReport = true;
+            info.version = xml.attributes().value(QLatin1String("version")).toString();
+        } else if (xml.name() == QLatin1String("ServiceException")) {
+            info.code = xml.attributes().value(QLatin1String("code")).toString();
+            info.text = xml.readElementText().trimmed();
+        }
+    }
+    if (xml.hasError()) info.isReport = false;
+    return info;
+}
+
+}  // namespace
+
+class TestWms : public QObject {
+    Q_OBJECT
+    std::unique_ptr<WmsService> m_service;
+
+    Response ask(const QString& query) const
+    {
+        return m_service->handle(WmsRequest::fromQueryString(query.toUtf8()));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/inline.map"));
+        QVERIFY2(loaded.ok(), "inline.map must load");
+        m_service = std::make_unique<WmsService>(loaded.map);
+    }
+
+    void queryStringDecoding()
+    {
+        const WmsRequest r = WmsRequest::fromQueryString("a=1+2&B=%3Cx%3E&empty=&=dropped&flag");
+        QCOMPARE(r.value(QStringLiteral("A")).value_or(QString()), QStringLiteral("1 2"));
+        QCOMPARE(r.value(QStringLiteral("b")).value_or(QString()), QStringLiteral("<x>"));
+        QVERIFY(r.value(QStringLiteral("EMPTY")).has_value());
+        QVERIFY(r.value(QStringLiteral("flag")).has_value());
+        QCOMPARE(r.params.size(), 4);
+    }
+
+    void malformedRequests_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("reportVersion");
+        QTest::addColumn<QByteArray>("contentType");
+        const QByteArray se = "application/vnd.ogc.se_xml; charset=UTF-8";
+        const QByteArray tx = "text/xml; charset=UTF-8";
+        const QString v111 = QStringLiteral("&VERSION=1.1.1&SRS=EPSG:4326&BBOX=0,0,20,10");
+        const QString v130 = QStringLiteral("&VERSION=1.3.0&CRS=EPSG:4326&BBOX=0,0,10,20");
+        QTest::newRow("missing SRS") << kBase + "&VERSION=1.1.1&BBOX=0,0,20,10&LAYERS=points"
+                                     << "MissingParameterValue" << "1.1.1" << se;
+        QTest::newRow("missing CRS 1.3.0") << kBase + "&VERSION=1.3.0&BBOX=0,0,10,20&LAYERS=points"
+                                           << "MissingParameterValue" << "1.3.0" << tx;
+        QTest::newRow("SRS is not CRS in 1.3.0") << kBase + "&VERSION=1.3.0&SRS=EPSG:4326&BBOX=0,0,10,20&LAYERS=points"
+                                                 << "MissingParameterValue" << "1.3.0" << tx;
+        QTest::newRow("missing BBOX") << kBase + "&VERSION=1.1.1&SRS=EPSG:4326&LAYERS=points"
+                                      << "MissingParameterValue" << "1.1.1" << se;
+        QTest::newRow("missing LAYERS") << kBase + v111 << "MissingParameterValue" << "1.1.1" << se;
+        QTest::newRow("invalid SRS") << kBase + "&VERSION=1.1.1&SRS=nonsense&BBOX=0,0,20,10&LAYERS=points"
+                                     << "InvalidSRS" << "1.1.1" << se;
+        QTest::newRow("invalid CRS") << kBase + "&VERSION=1.3.0&CRS=nonsense&BBOX=0,0,10,20&LAYERS=points"
+                                     << "InvalidCRS" << "1.3.0" << tx;
+        QTest::newRow("unknown layer") << kBase + v111 + "&LAYERS=nope" << "LayerNotDefined" << "1.1.1" << se;
+        QTest::newRow("layer disabled for GetMap") << kBase + v111 + "&LAYERS=hidden"
+                                                   << "LayerNotDefined" << "1.1.1" << se;
+        QTest::newRow("1.1.0 report") << kBase + "&VERSION=1.1.0&SRS=EPSG:4326&BBOX=0,0,20,10&LAYERS=nope"
+                                      << "LayerNotDefined" << "1.1.0" << se;
+        QTest::newRow("invalid format") << QString(v111 + "&LAYERS=points&SERVICE=WMS&REQUEST=GetMap&WIDTH=2&HEIGHT=1&FORMAT=image/x-nope")
+                                        << "InvalidFormat" << "1.1.1" << se;
+        QTest::newRow("unknown style") << kBase.chopped(0).replace("STYLES=", "STYLES=blue") + v111 + "&LAYERS=points"
+                                       << "StyleNotDefined" << "1.1.1" << se;
+        QTest::newRow("layer limit 1.3.0") << kBase + v130 + "&LAYERS=points,points,points" << "" << "1.3.0" << tx;
+        QTest::newRow("bad version") << "SERVICE=WMS&VERSION=1&REQUEST=GetMap" << "" << "1.3.0" << tx;
+        QTest::newRow("unsupported version") << "SERVICE=WMS&VERSION=1.2.0&REQUEST=GetMap" << "" << "1.3.0" << tx;
+        QTest::newRow("missing version") << "SERVICE=WMS&REQUEST=GetMap" << "" << "1.3.0" << tx;
+        QTest::newRow("updatesequence equal") << "SERVICE=WMS&VERSION=1.1.1&REQUEST=GetCapabilities&UPDATESEQUENCE=10"
+                                              << "CurrentUpdateSequence" << "1.1.1" << se;
+        QTest::newRow("updatesequence higher") << "SERVICE=WMS&VERSION=1.1.1&REQUEST=GetCapabilities&UPDATESEQUENCE=11"
+                                               << "InvalidUpdateSequence" << "1.1.1" << se;
+        QTest::newRow("bad exceptions 1.3.0") << kBase + v130 + "&LAYERS=points&EXCEPTIONS=application/nope"
+                                              << "InvalidFormat" << "1.3.0" << tx;
+    }
+
+    void malformedRequests()
+    {
+        QFETCH(QString, query);
+        QFETCH(QString, code);
+        QFETCH(QString, reportVersion);
+        QFETCH(QByteArray, contentType);
+        const Response r = ask(query);
+        const ExceptionInfo info = parseException(r.body);
+        QVERIFY2(info.isReport, r.body.left(300).constData());
+        QCOMPARE(info.code, code);
+        QCOMPARE(info.version, reportVersion);
+        QCOMPARE(r.contentType(), contentType);
+        QVERIFY(!info.text.isEmpty());
+    }
+
+    void echoedValuesAreEscaped()
+    {
+        const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:4326&BBOX=0,0,20,10"
+                                              "&WIDTH=2&HEIGHT=1&STYLES=&LAYERS=points&FORMAT=%3Cb%3E%26%22x"));
+        const ExceptionInfo info = parseException(r.body);
+        QVERIFY2(info.isReport, r.body.constData());
+        QCOMPARE(info.code, QStringLiteral("InvalidFormat"));
+        QVERIFY(info.text.contains(QStringLiteral("<b>&\"x")));
+        QVERIFY(!r.body.contains("<b>"));
+    }
+
+    void getMapReturnsImage_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::newRow("1.1.1") << kBase + "&VERSION=1.1.1&SRS=EPSG:4326&BBOX=0,0,20,10&LAYERS=points" << 200 << 100;
+        QTest::newRow("1.3.0 lat/lon") << kBase + "&VERSION=1.3.0&CRS=EPSG:4326&BBOX=0,0,10,20&LAYERS=grp" << 200 << 100;
+        QTest::newRow("CRS:84") << QString(kBase).replace("WIDTH=200", "WIDTH=64").replace("HEIGHT=100", "HEIGHT=32")
+                                       + "&VERSION=1.3.0&CRS=CRS:84&BBOX=0,0,20,10&LAYERS=points" << 64 << 32;
+    }
+
+    void getMapReturnsImage()
+    {
+        QFETCH(QString, query);
+        QFETCH(int, width);
+        QFETCH(int, height);
+        const Response r = ask(query);
+        QVERIFY2(r.contentType().startsWith("image/png"), r.body.left(400).constData());
+        QImage image;
+        QVERIFY(image.loadFromData(r.body, "PNG"));
+        QCOMPARE(image.size(), QSize(width, height));
+    }
+
+    // The point at (5,5) of a 20x10 degree map is drawn a quarter across and
+    // half down; with 1.3.0 EPSG:4326 the BBOX is lat,lon, so swapping it right
+    // must still put the red point there.
+    void axisOrderPlacesFeature()
+    {
+        const Response r = ask(kBase + "&VERSION=1.3.0&CRS=EPSG:4326&BBOX=0,0,10,20&LAYERS=points&BGCOLOR=0xFFFFFF");
+        QImage image;
+        QVERIFY(image.loadFromData(r.body, "PNG"));
+        const QColor c = image.pixelColor(50, 50);
+        QVERIFY2(c.red() > 200 && c.green() < 80, qPrintable(c.name()));
+        QCOMPARE(image.pixelColor(150, 50), QColor(Qt::white));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWms)
+#include "test_wms.moc"
