@@ -4,6 +4,7 @@
 #include "geo/coordinate_transform.h"
 #include "render/feature_classifier.h"
 #include "render/label_cache.h"
+#include "render/polygon_fill.h"
 #include "render/symbol_painter.h"
 
 #include <QPainter>
@@ -125,9 +126,27 @@ private:
     bool m_scaled = false;
 };
 
+QPen withPattern(QPen pen, double width, const StyleDef& s, double scale)
+{
+    if (!s.pattern.isEmpty() && width > 0) {
+        QList<qreal> dashes;
+        for (double d : s.pattern) dashes << std::max(d * scale / width, 0.01);
+        if (dashes.size() % 2) dashes << dashes.last();
+        pen.setDashPattern(dashes);
+    }
+    return pen;
+}
+
 QPen linePen(const QColor& c, double width, const StyleDef& s, double scale)
 {
     QPen pen(c, std::max(width, 0.0));
+    // AGG strokes hairlines (width <= 1) with butt caps and bevel joins,
+    // whatever LINECAP/LINEJOIN say.
+    if (width <= 1) {
+        pen.setCapStyle(Qt::FlatCap);
+        pen.setJoinStyle(Qt::BevelJoin);
+        return withPattern(pen, width, s, scale);
+    }
     switch (s.lineCap) {
     case LineCap::Butt: pen.setCapStyle(Qt::FlatCap); break;
     case LineCap::Square: pen.setCapStyle(Qt::SquareCap); break;
@@ -139,13 +158,30 @@ QPen linePen(const QColor& c, double width, const StyleDef& s, double scale)
     case LineJoin::None: pen.setJoinStyle(Qt::BevelJoin); break;
     default: pen.setJoinStyle(Qt::RoundJoin);
     }
-    if (!s.pattern.isEmpty() && width > 0) {
-        QList<qreal> dashes;
-        for (double d : s.pattern) dashes << std::max(d * scale / width, 0.01);
-        if (dashes.size() % 2) dashes << dashes.last();
-        pen.setDashPattern(dashes);
+    return withPattern(pen, width, s, scale);
+}
+
+// Strokes as AGG does: the outline of the stroke filled with exact-area
+// coverage. QPainter's own thin-pen path (width <= 1) uses a cosmetic line
+// algorithm whose edge pixels come out markedly lighter.
+void strokeExact(QPainter& p, const QPainterPath& path, const QPen& pen)
+{
+    if (pen.widthF() <= 0 || !pen.color().isValid()) return;
+    QPainterPathStroker stroker(pen);
+    QPainterPath outline = stroker.createStroke(path);
+    outline.setFillRule(Qt::WindingFill);
+    p.fillPath(outline, pen.color());
+}
+
+QPainterPath linePath(const QList<QPolygonF>& parts)
+{
+    QPainterPath path;
+    for (const QPolygonF& part : parts) {
+        if (part.size() < 2) continue;
+        path.moveTo(part.first());
+        for (qsizetype i = 1; i < part.size(); ++i) path.lineTo(part[i]);
     }
-    return pen;
+    return path;
 }
 
 QPointF labelPoint(const DrawItem& item)
@@ -278,22 +314,16 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
                 for (const QPolygonF& part : item.parts)
                     SymbolPainter::drawAlongLine(p, part, m, s.gap * scale, s.initialGap * scale);
             } else {
-                p.setBrush(Qt::NoBrush);
-                if (r.outline.isValid()) {
-                    p.setPen(linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale));
-                    for (const QPolygonF& part : item.parts) p.drawPolyline(part);
-                }
-                if (r.color.isValid()) {
-                    p.setPen(linePen(r.color, r.width, s, scale));
-                    for (const QPolygonF& part : item.parts) p.drawPolyline(part);
-                }
+                const QPainterPath path = linePath(item.parts);
+                if (r.outline.isValid()) strokeExact(p, path, linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale));
+                if (r.color.isValid()) strokeExact(p, path, linePen(r.color, r.width, s, scale));
             }
         } else if (item.type == Geometry::Type::Polygon) {
             QPainterPath path;
             path.setFillRule(Qt::OddEvenFill);
             for (const QPolygonF& part : item.parts) path.addPolygon(part), path.closeSubpath();
-            if (r.color.isValid()) p.fillPath(path, r.color);
-            if (r.outline.isValid()) p.strokePath(path, linePen(r.outline, r.width, s, scale));
+            if (r.color.isValid()) PolygonFill::fill(p, path, r.color);
+            if (r.outline.isValid()) strokeExact(p, path, linePen(r.outline, r.width, s, scale));
         }
         p.restore();
     };

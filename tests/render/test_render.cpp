@@ -125,6 +125,50 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 20, 46), qRgb(0, 0, 0));       // its casing, 4 px above
     }
 
+    void polygonEdgesUseAggGamma()
+    {
+        // The right edge at map x 41 is pixel x 40.5: pixel 40 is half covered.
+        // MapServer's AGG maps coverage through gamma_linear(0, 0.75):
+        // 0.5 -> 0.667 opacity, so red on white leaves green at 255 * 0.333.
+        auto m = baseMap();
+        m->layers << polygonLayer("sq", "POLYGON((10.5 10, 41 10, 41 90, 10.5 90, 10.5 10))", Color::rgb(255, 0, 0));
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, 30, 50), qRgb(255, 0, 0));
+        const int g = qGreen(pixel(r, 40, 50));
+        QVERIFY2(g >= 80 && g <= 90, qPrintable(QString::number(g)));
+        QCOMPARE(pixel(r, 41, 50), qRgb(255, 255, 255));
+    }
+
+    void hairlineHasExactCoverage()
+    {
+        // A 1 px black line along pixel y 50.0 covers rows 49 and 50 by half
+        // each, as AGG's area-coverage rasteriser draws it.
+        auto m = baseMap();
+        LayerDef l;
+        l.name = "l";
+        l.type = LayerType::Line;
+        l.status = LayerStatus::Default;
+        InlineFeatureDef a;
+        a.wkt = "LINESTRING(10 49.5, 90 49.5)";
+        l.features << a;
+        ClassDef c;
+        StyleDef st;
+        st.color = Color::rgb(0, 0, 0);
+        st.width = 1;
+        c.styles << st;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        for (int y : {49, 50}) {
+            const int v = qRed(pixel(r, 50, y));
+            QVERIFY2(v >= 120 && v <= 135, qPrintable(QString("row %1: %2").arg(y).arg(v)));
+        }
+        QCOMPARE(pixel(r, 50, 48), qRgb(255, 255, 255));
+        QCOMPARE(pixel(r, 50, 51), qRgb(255, 255, 255));
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
