@@ -2,6 +2,7 @@
 
 #include "data/inline_feature_source.h"
 #include "data/ogr_feature_source.h"
+#include "data/postgis/postgis_feature_source.h"
 #include "mapfile/processing.h"
 
 #include <QDir>
@@ -37,6 +38,8 @@ std::unique_ptr<FeatureSource> openFeatureSource(const MapDef& map, const LayerD
             path += QLatin1String(".shp");
         const ProcessingOptions opts(layer.processing);
         src = OgrFeatureSource::open(path, {}, opts.value(QStringLiteral("NATIVE_FILTER"), {}), &err);
+    } else if (layer.connectionType == ConnectionType::PostGIS) {
+        src = PostgisFeatureSource::open(layer, &err);
     } else {
         err = QStringLiteral("connection type not supported yet");
     }

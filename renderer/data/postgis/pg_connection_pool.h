@@ -1,0 +1,140 @@
+#pragma once
+// One process-wide pool of libpq connections, keyed by connection string
+// (case-insensitive, as MapServer matches them), shared by every layer of
+// every request. Unlike MapServer's CLOSE_CONNECTION=DEFER cache it is
+// bounded: at most maxPerKey() connections per key, and a caller that finds
+// them all in use waits (timed) instead of opening one more -- so a load
+// spike can never exhaust the server's max_connections.
+//
+// A PGconn is never shared: a lease owns it until it is destroyed. Checkout
+// checks the connection's health (PQstatus, plus a round trip after it sat
+// idle) and the feature source retries once on a fresh connection when a
+// pooled one turns out dead, so the pool recovers from a server restart.
+
+#include <QHash>
+#include <QMutex>
+#include <QString>
+#include <QStringList>
+#include <QWaitCondition>
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
+
+typedef struct pg_conn PGconn;
+
+namespace maptune {
+
+class PgConnectionPool;
+
+// The RAII loan of one connection. Returned to the pool on destruction unless
+// discarded or broken (then closed). Move-only.
+class PgLease {
+public:
+    PgLease() = default;
+    PgLease(PgLease&& other) noexcept;
+    PgLease& operator=(PgLease&& other) noexcept;
+    PgLease(const PgLease&) = delete;
+    PgLease& operator=(const PgLease&) = delete;
+    ~PgLease();
+
+    PGconn* conn() const { return m_conn; }
+    explicit operator bool() const { return m_conn != nullptr; }
+    bool isNew() const { return m_new; }          // connected for this lease
+    double waitMs() const { return m_waitMs; }     // time blocked on a full pool
+    double connectMs() const { return m_connectMs; }
+    // Close instead of returning (the connection is suspect).
+    void discard() { m_discard = true; }
+    // Return now (before destruction).
+    void release();
+
+private:
+    friend class PgConnectionPool;
+    PgConnectionPool* m_pool = nullptr;  // null: not pooled (CLOSE_CONNECTION=ALWAYS)
+    QString m_key;
+    PGconn* m_conn = nullptr;
+    bool m_new = false;
+    bool m_discard = false;
+    double m_waitMs = 0;
+    double m_connectMs = 0;
+};
+
+struct PgPoolStats {
+    int open = 0;           // connections held by the pool (idle + in use)
+    int idle = 0;
+    int inUse = 0;
+    qint64 waits = 0;       // acquires that had to wait for a free connection
+    qint64 timeouts = 0;    // acquires that gave up
+    qint64 connects = 0;    // connections opened, ever
+    qint64 reuses = 0;      // acquires served by an idle connection
+};
+
+// What a source learned from the database once (SRID, columns), cached per
+// connection key + DATA so that draws make no metadata round trips.
+struct PgSourceInfo {
+    int srid = 0;
+    QStringList columns;    // all columns of the source, for "*" attribute requests
+};
+
+class PgConnectionPool {
+public:
+    // The process-wide pool. Sizes: MAPTUNE_PG_POOL_SIZE (default 8 per key),
+    // MAPTUNE_PG_ACQUIRE_TIMEOUT_MS (5000), MAPTUNE_PG_STATEMENT_TIMEOUT_MS
+    // (0 = none), MAPTUNE_PG_CONNECT_TIMEOUT_S (5) -- read once, settable.
+    static PgConnectionPool& instance();
+
+    PgConnectionPool();
+    ~PgConnectionPool();
+    PgConnectionPool(const PgConnectionPool&) = delete;
+    PgConnectionPool& operator=(const PgConnectionPool&) = delete;
+
+    void setMaxPerKey(int n);
+    int maxPerKey() const;
+    void setAcquireTimeoutMs(int ms);
+    int acquireTimeoutMs() const;
+    void setStatementTimeoutMs(int ms);
+    void setConnectTimeoutS(int s);
+
+    // Blocks until a connection is free, up to acquireTimeoutMs(). Errors
+    // (timeout, connection refused) come back in `error` with the password
+    // removed; the lease is then empty.
+    PgLease acquire(const QString& conninfo, QString* error);
+    // A fresh connection that is closed when the lease ends (CLOSE_CONNECTION=ALWAYS).
+    PgLease connectUnpooled(const QString& conninfo, QString* error);
+
+    PgPoolStats stats() const;
+    PgPoolStats stats(const QString& conninfo) const;
+    // Closes idle connections (tests; after a configuration change).
+    void closeIdle();
+
+    std::optional<PgSourceInfo> sourceInfo(const QString& conninfo, const QString& source) const;
+    void setSourceInfo(const QString& conninfo, const QString& source, const PgSourceInfo& info);
+    void forgetSourceInfo(const QString& conninfo, const QString& source);
+
+private:
+    friend class PgLease;
+    struct Idle {
+        PGconn* conn;
+        std::chrono::steady_clock::time_point since;
+    };
+    struct Slot {
+        std::deque<Idle> idle;  // most recently used at the back
+        int open = 0;
+        qint64 waits = 0, timeouts = 0, connects = 0, reuses = 0;
+    };
+    PGconn* connect(const QString& conninfo, double* ms, QString* error) const;
+    bool healthy(PGconn* conn, std::chrono::steady_clock::time_point idleSince) const;
+    void giveBack(const QString& key, PGconn* conn, bool keep);
+
+    mutable QMutex m_mutex;
+    QWaitCondition m_freed;
+    QHash<QString, Slot> m_slots;
+    QHash<QString, PgSourceInfo> m_sources;
+    int m_maxPerKey = 8;
+    int m_acquireTimeoutMs = 5000;
+    int m_statementTimeoutMs = 0;
+    int m_connectTimeoutS = 5;
+};
+
+}  // namespace maptune

@@ -1,0 +1,25 @@
+#pragma once
+// libpq results owned RAII-style, and the two ways MapTune runs SQL.
+
+#include "data/postgis/postgis_statement.h"
+
+#include <memory>
+
+typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
+
+namespace maptune {
+
+struct PgResultDeleter {
+    void operator()(PGresult* r) const;
+};
+using PgResult = std::unique_ptr<PGresult, PgResultDeleter>;
+
+// Parameters typed float8, results in binary format (WKB without hex).
+PgResult execBinary(PGconn* conn, const PostgisStatement& st);
+// Untyped text parameters, text results (metadata, EXPLAIN).
+PgResult execText(PGconn* conn, const QString& sql, const QStringList& params = {});
+// The database's message ("relation \"x\" does not exist"), with its hint.
+QString pgErrorMessage(PGconn* conn, const PGresult* result);
+
+}  // namespace maptune

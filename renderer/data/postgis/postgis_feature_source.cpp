@@ -1,0 +1,252 @@
+#include "data/postgis/postgis_feature_source.h"
+
+#include "data/postgis/pg_conninfo.h"
+#include "data/postgis/pg_result.h"
+#include "data/postgis/postgis_metadata.h"
+#include "mapfile/processing.h"
+
+#include <libpq-fe.h>
+
+namespace maptune {
+
+namespace {
+
+// Rows of one binary-format result, decoded on demand. Adds its decode time
+// and byte count to the layer's DbTrace as the renderer pulls rows.
+class PostgisCursor : public FeatureCursor {
+public:
+    PostgisCursor(PgResult result, QStringList fields, bool hasUid, std::shared_ptr<DbTrace> trace, const FeatureQuery& q)
+        : m_result(std::move(result)), m_fields(std::move(fields)), m_hasUid(hasUid), m_trace(std::move(trace)),
+          m_cancel(q.cancel), m_rows(PQntuples(m_result.get()))
+    {
+    }
+    const QStringList& fields() const override { return m_fields; }
+    QString error() const override { return m_error; }
+
+    bool next(Feature& f) override
+    {
+        Stopwatch clock;
+        const bool ok = advance(f);
+        m_trace->fetchMs += clock.elapsedMs();
+        return ok;
+    }
+
+private:
+    bool advance(Feature& f)
+    {
+        PGresult* r = m_result.get();
+        const int nFields = int(m_fields.size());
+        const int geomCol = nFields;
+        while (m_row < m_rows) {
+            const int row = m_row++;
+            if ((row & 255) == 0 && m_cancel.isCancelled()) return false;
+            if (PQgetisnull(r, row, geomCol)) continue;
+            const int len = PQgetlength(r, row, geomCol);
+            m_trace->bytes += len;
+            QString err;
+            if (!decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, row, geomCol)), size_t(len), f.geometry, &err)) {
+                m_error = QStringLiteral("row %1: bad WKB from PostGIS: %2").arg(row).arg(err);
+                return false;
+            }
+            if (f.geometry.isEmpty()) continue;
+            f.values.resize(nFields);
+            for (int i = 0; i < nFields; ++i) {
+                const int n = PQgetlength(r, row, i);
+                m_trace->bytes += n;
+                f.values[i] = PQgetisnull(r, row, i) ? QString() : QString::fromUtf8(PQgetvalue(r, row, i), n);
+            }
+            bool idOk = false;
+            f.id = m_hasUid ? QByteArray(PQgetvalue(r, row, geomCol + 1), PQgetlength(r, row, geomCol + 1)).toLongLong(&idOk) : row;
+            if (!idOk && m_hasUid) f.id = row;
+            return true;
+        }
+        return false;
+    }
+
+    PgResult m_result;
+    QStringList m_fields;
+    bool m_hasUid;
+    std::shared_ptr<DbTrace> m_trace;
+    CancelToken m_cancel;
+    int m_rows;
+    int m_row = 0;
+    QString m_error;
+};
+
+bool connectionLost(const PgLease& lease)
+{
+    return lease && PQstatus(lease.conn()) == CONNECTION_BAD;
+}
+
+}  // namespace
+
+std::unique_ptr<PostgisFeatureSource> PostgisFeatureSource::open(const LayerDef& layer, QString* error)
+{
+    if (layer.connection.trimmed().isEmpty()) {
+        if (error) *error = QStringLiteral("CONNECTION is empty; give a libpq connection string such as "
+                                           "\"host=localhost dbname=gis user=maps\" or \"service=gis\"");
+        return nullptr;
+    }
+    auto data = PostgisDataDef::parse(layer.data, error);
+    if (!data) return nullptr;
+    const ProcessingOptions opts(layer.processing);
+    const QString close = opts.value(QStringLiteral("CLOSE_CONNECTION"), {}).trimmed().toUpper();
+    if (!close.isEmpty() && close != QLatin1String("ALWAYS") && close != QLatin1String("DEFER") && close != QLatin1String("NORMAL")) {
+        if (error) *error = QStringLiteral("PROCESSING \"CLOSE_CONNECTION=%1\": expected ALWAYS, DEFER or NORMAL").arg(close);
+        return nullptr;
+    }
+    std::unique_ptr<PostgisFeatureSource> src(new PostgisFeatureSource);
+    src->m_layer = layer.name;
+    src->m_conninfo = layer.connection;
+    src->m_dataText = layer.data;
+    src->m_data = *data;
+    src->m_nativeFilter = opts.value(QStringLiteral("NATIVE_FILTER"), {});
+    src->m_pooled = close != QLatin1String("ALWAYS");
+    return src;
+}
+
+PgLease PostgisFeatureSource::lease(QString* error) const
+{
+    PgConnectionPool& pool = PgConnectionPool::instance();
+    return m_pooled ? pool.acquire(m_conninfo, error) : pool.connectUnpooled(m_conninfo, error);
+}
+
+std::optional<PgSourceInfo> PostgisFeatureSource::sourceInfo(PgLease& lease, bool wantColumns, QString* error) const
+{
+    PgConnectionPool& pool = PgConnectionPool::instance();
+    std::optional<PgSourceInfo> info = pool.sourceInfo(m_conninfo, m_dataText);
+    const bool haveSrid = m_data.srid > 0 || info;
+    if (haveSrid && (!wantColumns || (info && !info->columns.isEmpty()))) {
+        PgSourceInfo out = info.value_or(PgSourceInfo{});
+        if (m_data.srid > 0) out.srid = m_data.srid;
+        return out;
+    }
+    auto record = [&](const QString& sql, double ms, const QString& err) {
+        auto t = std::make_shared<DbTrace>();
+        t->layer = m_layer;
+        t->sql = sql;
+        t->queryMs = ms;
+        t->error = err;
+        m_traces << t;
+    };
+    PgSourceInfo out = info.value_or(PgSourceInfo{});
+    if (m_data.srid > 0) out.srid = m_data.srid;
+    if (!haveSrid) {
+        const auto srid = lookupPostgisSrid(lease.conn(), m_data, error, record);
+        if (!srid) return std::nullopt;
+        out.srid = *srid;
+    }
+    if (wantColumns && out.columns.isEmpty()) {
+        const auto cols = lookupPostgisColumns(lease.conn(), m_data, out.srid, error, record);
+        if (!cols) return std::nullopt;
+        out.columns = *cols;
+    }
+    pool.setSourceInfo(m_conninfo, m_dataText, out);
+    return out;
+}
+
+QStringList PostgisFeatureSource::resolveColumns(const QStringList& attributes, const PgSourceInfo& info) const
+{
+    if (!attributes.contains(QStringLiteral("*"))) return attributes;
+    QStringList out;
+    for (const QString& c : info.columns)
+        if (c != m_data.geometryColumn) out << c;
+    return out;
+}
+
+QStringList PostgisFeatureSource::fields() const
+{
+    QString err;
+    PgLease l = lease(&err);
+    if (!l) return {};
+    const auto info = sourceInfo(l, true, &err);
+    return info ? resolveColumns({QStringLiteral("*")}, *info) : QStringList();
+}
+
+std::optional<Crs> PostgisFeatureSource::nativeCrs() const
+{
+    int srid = m_data.srid;
+    if (srid <= 0) {
+        QString err;
+        PgLease l = lease(&err);
+        const auto info = l ? sourceInfo(l, false, &err) : std::nullopt;
+        srid = info ? info->srid : 0;
+    }
+    if (srid <= 0) return std::nullopt;
+    return Crs::fromUserInput(QStringLiteral("EPSG:%1").arg(srid));
+}
+
+std::optional<PostgisStatement> PostgisFeatureSource::statement(const QStringList& columns, const Rect& bbox, int limit, QString* error)
+{
+    PgLease l = lease(error);
+    if (!l) return std::nullopt;
+    const auto info = sourceInfo(l, columns.contains(QStringLiteral("*")), error);
+    if (!info) return std::nullopt;
+    PostgisSelectSpec spec;
+    spec.data = m_data;
+    spec.columns = resolveColumns(columns, *info);
+    spec.bbox = bbox;
+    spec.srid = info->srid;
+    spec.nativeFilter = m_nativeFilter;
+    spec.limit = limit;
+    return PostgisStatement::select(spec, error);
+}
+
+std::unique_ptr<FeatureCursor> PostgisFeatureSource::query(const FeatureQuery& q, QString* error)
+{
+    auto t = std::make_shared<DbTrace>();
+    t->layer = m_layer;
+    auto failWith = [&](const QString& message) -> std::unique_ptr<FeatureCursor> {
+        t->error = message;
+        m_traces << t;
+        if (error) *error = message;
+        return nullptr;
+    };
+    const bool wantAll = q.attributes.contains(QStringLiteral("*"));
+    // A pooled connection can be dead (server restarted): retry once on a fresh one.
+    for (int attempt = 0;; ++attempt) {
+        QString err;
+        PgLease l = lease(&err);
+        t->poolWaitMs += l.waitMs();
+        t->connectMs += l.connectMs();
+        t->newConnection = t->newConnection || l.isNew();
+        if (!l) return failWith(err);
+        const auto info = sourceInfo(l, wantAll, &err);
+        if (!info) {
+            if (attempt == 0 && !l.isNew() && connectionLost(l)) { l.discard(); continue; }
+            return failWith(err);
+        }
+        PostgisSelectSpec spec;
+        spec.data = m_data;
+        spec.columns = resolveColumns(q.attributes, *info);
+        spec.bbox = q.bbox;
+        spec.srid = info->srid;
+        spec.nativeFilter = m_nativeFilter;
+        spec.limit = q.maxFeatures;
+        const auto st = PostgisStatement::select(spec, &err);
+        if (!st) return failWith(err);
+        t->sql = st->sql;
+        t->params = st->params;
+        Stopwatch clock;
+        PgResult result = execBinary(l.conn(), *st);
+        t->queryMs += clock.elapsedMs();
+        if (PQresultStatus(result.get()) != PGRES_TUPLES_OK) {
+            if (attempt == 0 && !l.isNew() && connectionLost(l)) { l.discard(); continue; }
+            return failWith(pgErrorMessage(l.conn(), result.get()));
+        }
+        l.release();  // the rows are client-side now: the connection can serve others
+        t->rows = PQntuples(result.get());
+        m_traces << t;
+        return std::make_unique<PostgisCursor>(std::move(result), spec.columns, !m_data.uniqueColumn.isEmpty(), t, q);
+    }
+}
+
+QList<DbTrace> PostgisFeatureSource::takeDbTraces()
+{
+    QList<DbTrace> out;
+    for (const auto& t : std::as_const(m_traces)) out << *t;
+    m_traces.clear();
+    return out;
+}
+
+}  // namespace maptune

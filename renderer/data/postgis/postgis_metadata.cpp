@@ -1,0 +1,76 @@
+#include "data/postgis/postgis_metadata.h"
+
+#include "data/postgis/pg_result.h"
+#include "trace/trace.h"
+
+#include <libpq-fe.h>
+
+namespace maptune {
+
+namespace {
+
+PgResult run(PGconn* conn, const QString& sql, const QStringList& params, const PgRoundTripRecorder& record, QString* err)
+{
+    Stopwatch clock;
+    PgResult r = execText(conn, sql, params);
+    const bool ok = PQresultStatus(r.get()) == PGRES_TUPLES_OK;
+    *err = ok ? QString() : pgErrorMessage(conn, r.get());
+    if (record) record(sql, clock.elapsedMs(), *err);
+    return r;
+}
+
+// The FROM item with any !BOX! replaced by an empty box: metadata queries
+// need the shape of the rows, not the rows.
+QString metadataFrom(const PostgisDataDef& data, int srid)
+{
+    QString from = data.fromClause();
+    from.replace(QLatin1String("!BOX!"), QStringLiteral("ST_MakeEnvelope(0,0,0,0,%1)").arg(srid));
+    return from;
+}
+
+}  // namespace
+
+std::optional<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, QString* error, const PgRoundTripRecorder& record)
+{
+    QString err;
+    if (data.hasBoxToken()) {
+        if (error) *error = QStringLiteral("DATA uses !BOX! but has no 'using srid=<n>': add it so the box gets the right SRID");
+        return std::nullopt;
+    }
+    if (!data.isSubselect()) {
+        PgResult r = run(conn, QStringLiteral("SELECT Find_SRID(COALESCE(NULLIF($1,''),current_schema())::varchar,$2,$3)"),
+                         {data.schema, data.table, data.geometryColumn}, record, &err);
+        if (err.isEmpty() && PQntuples(r.get()) == 1) {
+            const int srid = QByteArray(PQgetvalue(r.get(), 0, 0)).toInt();
+            if (srid > 0) return srid;
+        }
+        if (PQstatus(conn) == CONNECTION_BAD) {
+            if (error) *error = err;
+            return std::nullopt;
+        }
+    }
+    const QString geom = data.quotedGeometry();
+    PgResult r = run(conn, QStringLiteral("SELECT ST_SRID(%1) FROM %2 WHERE %1 IS NOT NULL LIMIT 1").arg(geom, metadataFrom(data, 0)),
+                     {}, record, &err);
+    if (!err.isEmpty()) {
+        if (error) *error = err;
+        return std::nullopt;
+    }
+    return PQntuples(r.get()) == 1 ? QByteArray(PQgetvalue(r.get(), 0, 0)).toInt() : 0;
+}
+
+std::optional<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid, QString* error,
+                                                const PgRoundTripRecorder& record)
+{
+    QString err;
+    PgResult r = run(conn, QStringLiteral("SELECT * FROM %1 LIMIT 0").arg(metadataFrom(data, srid)), {}, record, &err);
+    if (!err.isEmpty()) {
+        if (error) *error = err;
+        return std::nullopt;
+    }
+    QStringList cols;
+    for (int i = 0; i < PQnfields(r.get()); ++i) cols << QString::fromUtf8(PQfname(r.get(), i));
+    return cols;
+}
+
+}  // namespace maptune

@@ -1,0 +1,27 @@
+#pragma once
+// The few facts a PostGIS source needs from the catalogue, looked up once per
+// connection string and DATA (the pool caches them): the geometry's SRID when
+// DATA has no `using srid`, and the column names when the styles want "*".
+
+#include "data/postgis/postgis_data_def.h"
+
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+typedef struct pg_conn PGconn;
+
+namespace maptune {
+
+// Called for each round trip made, so that it shows in the layer's DbTrace.
+using PgRoundTripRecorder = std::function<void(const QString& sql, double ms, const QString& error)>;
+
+// Find_SRID() for a table; for a subselect (or a table not registered in
+// geometry_columns) the SRID of its first geometry.
+std::optional<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, QString* error,
+                                     const PgRoundTripRecorder& record);
+std::optional<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid, QString* error,
+                                                const PgRoundTripRecorder& record);
+
+}  // namespace maptune

@@ -1,0 +1,71 @@
+#include "data/postgis/postgis_statement.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace maptune {
+
+namespace {
+
+// A box large enough for any CRS, for !BOX! when the request has no bbox.
+constexpr double kWorld = 1.0e30;
+
+QString envelope(int srid)
+{
+    return srid > 0 ? QStringLiteral("ST_MakeEnvelope($1,$2,$3,$4,%1)").arg(srid)
+                    : QStringLiteral("ST_MakeEnvelope($1,$2,$3,$4)");
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);  // round-trips exactly
+}
+
+}  // namespace
+
+std::optional<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec, QString* error)
+{
+    const PostgisDataDef& d = spec.data;
+    const Rect& b = spec.bbox;
+    const bool hasBox = b.isValid();
+    if (hasBox && !(std::isfinite(b.minx) && std::isfinite(b.miny) && std::isfinite(b.maxx) && std::isfinite(b.maxy))) {
+        if (error) *error = QStringLiteral("the query box is not finite");
+        return std::nullopt;
+    }
+    QStringList select;
+    select.reserve(spec.columns.size() + 2);
+    for (const QString& c : spec.columns) select << quotePgIdentifier(c) + QLatin1String("::text");
+    select << QStringLiteral("ST_AsBinary(%1,'NDR')").arg(d.quotedGeometry());
+    if (!d.uniqueColumn.isEmpty()) select << quotePgIdentifier(d.uniqueColumn) + QLatin1String("::text");
+
+    PostgisStatement st;
+    QString from = d.fromClause();
+    QStringList where;
+    if (d.hasBoxToken()) {
+        // The user placed the box; we bind it and add no predicate of our own.
+        from.replace(QLatin1String("!BOX!"), envelope(spec.srid));
+        st.params = hasBox ? QStringList{number(b.minx), number(b.miny), number(b.maxx), number(b.maxy)}
+                           : QStringList{number(-kWorld), number(-kWorld), number(kWorld), number(kWorld)};
+    } else if (hasBox) {
+        where << QStringLiteral("%1 && %2").arg(d.quotedGeometry(), envelope(spec.srid));
+        st.params = {number(b.minx), number(b.miny), number(b.maxx), number(b.maxy)};
+    }
+    if (!spec.nativeFilter.trimmed().isEmpty()) where << QLatin1Char('(') + spec.nativeFilter.trimmed() + QLatin1Char(')');
+
+    st.sql = QLatin1String("SELECT ") + select.join(QLatin1Char(',')) + QLatin1String(" FROM ") + from;
+    if (!where.isEmpty()) st.sql += QLatin1String(" WHERE ") + where.join(QLatin1String(" AND "));
+    if (spec.limit >= 0) st.sql += QStringLiteral(" LIMIT %1").arg(spec.limit);
+    return st;
+}
+
+QString PostgisStatement::display() const
+{
+    QString out = sql;
+    if (params.isEmpty()) return out;
+    out += QLatin1String("\n  -- ");
+    for (int i = 0; i < params.size(); ++i) out += QStringLiteral("%1$%2=%3").arg(i ? QStringLiteral(" ") : QString()).arg(i + 1).arg(params[i]);
+    return out;
+}
+
+}  // namespace maptune

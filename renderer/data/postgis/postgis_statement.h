@@ -1,0 +1,36 @@
+#pragma once
+// The one SELECT a PostGIS layer runs per draw. Its shape depends only on the
+// mapfile (DATA, PROCESSING, the attributes the styles use); everything that
+// comes from a request -- the bbox -- is bound as numeric parameters, so no
+// request can change the SQL.
+
+#include "data/postgis/postgis_data_def.h"
+#include "mapfile/map_def.h"
+
+#include <QStringList>
+
+#include <optional>
+
+namespace maptune {
+
+struct PostgisSelectSpec {
+    PostgisDataDef data;
+    QStringList columns;     // attribute columns, fetched as ::text in this order
+    Rect bbox;               // in the layer's SRID; invalid: no spatial restriction
+    int srid = 0;            // 0: unknown (envelope without SRID)
+    QString nativeFilter;    // PROCESSING NATIVE_FILTER: trusted SQL from the mapfile
+    int limit = -1;          // MAXFEATURES; -1: none
+};
+
+struct PostgisStatement {
+    QString sql;
+    QStringList params;      // $1.. as text; all float8 (bbox minx, miny, maxx, maxy)
+
+    // Result layout: columns 0..n-1 are the attributes, then the WKB, then
+    // the unique id when DATA has `using unique`.
+    static std::optional<PostgisStatement> select(const PostgisSelectSpec& spec, QString* error);
+    // "SELECT ... -- $1=0 $2=0 ..." for logs and `maptune-cli explain`.
+    QString display() const;
+};
+
+}  // namespace maptune
