@@ -24,6 +24,32 @@ struct DrawItem {
     QStringList values;
 };
 
+// MapServer's AGG transform (msTransformShapeSimplify): drop vertices less
+// than a pixel from the previous kept one. Lines keep their first and last
+// point; rings keep their first two and last two. Degenerate parts vanish.
+QPolygonF simplifyPixels(const QPolygonF& in, bool ring)
+{
+    const qsizetype n = in.size();
+    if (n < (ring ? 4 : 2)) return {};
+    auto far = [](const QPointF& a, const QPointF& b) {
+        const double dx = a.x() - b.x(), dy = a.y() - b.y();
+        return dx * dx + dy * dy > 1;
+    };
+    QPolygonF out;
+    out.reserve(n);
+    const qsizetype keepHead = ring ? 2 : 1, keepTail = ring ? 2 : 1;
+    for (qsizetype i = 0; i < keepHead; ++i) out << in[i];
+    for (qsizetype i = keepHead; i < n - keepTail; ++i)
+        if (far(in[i], out.last())) out << in[i];
+    if (ring) {
+        out << in[n - 2] << in[n - 1];
+    } else if (in[n - 1] != out.last()) {
+        out << in[n - 1];
+    }
+    if (out.size() < 2) return {};
+    return out;
+}
+
 QColor toQColor(const Color& c, double opacity = 1.0)
 {
     if (!c.isSet()) return {};
@@ -285,6 +311,14 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
                 poly << pt;
             }
             if (!poly.isEmpty()) item.parts << poly;
+        }
+        if (item.type == Geometry::Type::Line || item.type == Geometry::Type::Polygon) {
+            QList<QPolygonF> kept;
+            for (const QPolygonF& part : std::as_const(item.parts)) {
+                QPolygonF simple = simplifyPixels(part, item.type == Geometry::Type::Polygon);
+                if (!simple.isEmpty()) kept << std::move(simple);
+            }
+            item.parts = std::move(kept);
         }
         items << std::move(item);
         ++trace.features;

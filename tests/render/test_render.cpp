@@ -169,6 +169,33 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 50, 51), qRgb(255, 255, 255));
     }
 
+    void dropsVerticesWithinAPixel()
+    {
+        // MapServer's AGG path drops a vertex less than 1 px from the previous
+        // kept one: the dip to pixel y 50.8 vanishes and the line stays on
+        // y 50.0, leaving row 51 untouched.
+        auto m = baseMap();
+        LayerDef l;
+        l.name = "l";
+        l.type = LayerType::Line;
+        l.status = LayerStatus::Default;
+        InlineFeatureDef a;
+        a.wkt = "LINESTRING(10 49.5, 50 49.5, 50.5 48.7, 90 49.5)";
+        l.features << a;
+        ClassDef c;
+        StyleDef st;
+        st.color = Color::rgb(0, 0, 0);
+        st.width = 1;
+        c.styles << st;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, 50, 51), qRgb(255, 255, 255));
+        QCOMPARE(pixel(r, 49, 51), qRgb(255, 255, 255));
+        QVERIFY(qRed(pixel(r, 50, 50)) < 140);
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
