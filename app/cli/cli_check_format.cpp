@@ -1,5 +1,6 @@
 #include "cli/cli_commands.h"
 
+#include "data/postgis/postgis_layer_checks.h"
 #include "mapfile/map_loader.h"
 #include "mapfile/map_validator.h"
 #include "mapfile/map_writer.h"
@@ -15,6 +16,8 @@ int runCheck(const QString& mapfile)
     if (loaded.map) all += validateMap(*loaded.map);
     for (const Diagnostic& d : all) std::printf("%s\n", qPrintable(d.toString()));
     if (hasErrors(all) || !loaded.map) return 1;
+    for (const LayerDef& layer : loaded.map->layers)
+        for (const QString& w : postgisLayerWarnings(*loaded.map, layer)) std::printf("%s\n", qPrintable(w));
     std::printf("%s: ok\n", qPrintable(mapfile));
     return 0;
 }

@@ -29,6 +29,13 @@ struct RequestOptions {
 int runRequest(const RequestOptions& o);
 
 int runCheck(const QString& mapfile);
+
+struct ExplainOptions {
+    QString mapfile;
+    QString layer;
+    QString bbox;  // map CRS; empty: the map EXTENT
+};
+int runExplain(const ExplainOptions& o);  // PostGIS layers: SQL + EXPLAIN (ANALYZE, BUFFERS)
 int runFormat(const QString& mapfile);
 
 // Helpers shared by the commands.

@@ -64,6 +64,12 @@ int main(int argc, char** argv)
     auto* format = cli.add_subcommand("format", "print the mapfile in canonical form");
     format->add_option("MAPFILE", fMap, "the mapfile")->required();
 
+    std::string eMap, eLayer, eBbox;
+    auto* explain = cli.add_subcommand("explain", "show the SQL and EXPLAIN (ANALYZE, BUFFERS) plan of a PostGIS layer");
+    explain->add_option("MAPFILE", eMap, "the mapfile")->required();
+    explain->add_option("LAYER", eLayer, "the layer name")->required();
+    explain->add_option("--bbox", eBbox, "minx,miny,maxx,maxy in the map CRS (default: the map EXTENT)");
+
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -94,6 +100,7 @@ int main(int argc, char** argv)
     }
     if (*check) return cli::runCheck(q(cMap));
     if (*format) return cli::runFormat(q(fMap));
+    if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});
     std::cout << cli.help();
     return 2;
 }

@@ -1,0 +1,101 @@
+// maptune-cli explain MAPFILE LAYER [--bbox ...]: the SQL a GetMap runs for a
+// PostGIS layer and the database's plan for it, with plain warnings.
+
+#include "cli/cli_commands.h"
+
+#include "data/postgis/pg_conninfo.h"
+#include "data/postgis/postgis_explain.h"
+#include "geo/coordinate_transform.h"
+#include "geo/crs.h"
+#include "mapfile/map_loader.h"
+#include "render/feature_classifier.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace maptune::cli {
+
+namespace {
+
+std::optional<Rect> parseBox(const QString& text)
+{
+    const QStringList parts = text.split(QLatin1Char(','));
+    if (parts.size() != 4) return std::nullopt;
+    double v[4];
+    for (int i = 0; i < 4; ++i) {
+        bool ok = false;
+        v[i] = parts[i].trimmed().toDouble(&ok);
+        if (!ok || !std::isfinite(v[i])) return std::nullopt;
+    }
+    const Rect r{v[0], v[1], v[2], v[3]};
+    return r.isValid() ? std::optional<Rect>(r) : std::nullopt;
+}
+
+// The map-CRS box in the layer's CRS, as the vector renderer computes it.
+std::optional<Rect> layerBox(const MapDef& map, const LayerDef& layer, const Rect& box, QString* error)
+{
+    if (!map.projection.isSet() || !layer.projection.isSet() || layer.projection.isAuto()) return box;
+    const auto from = Crs::fromProjection(map.projection, error);
+    const auto to = Crs::fromProjection(layer.projection, error);
+    if (!from || !to) return std::nullopt;
+    if (*from == *to) return box;
+    const auto t = CoordinateTransform::forThread(*from, *to, error);
+    if (!t) return std::nullopt;
+    return t->transformBounds(box);
+}
+
+}  // namespace
+
+int runExplain(const ExplainOptions& o)
+{
+    LoadResult loaded = loadMapFile(o.mapfile);
+    if (!loaded.ok()) {
+        for (const Diagnostic& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", qPrintable(d.toString()));
+        return 1;
+    }
+    const MapDef& map = *loaded.map;
+    const LayerDef* layer = map.layer(o.layer);
+    if (!layer) {
+        printError(QStringLiteral("no layer named '%1' in %2").arg(o.layer, o.mapfile));
+        return 1;
+    }
+    if (layer->connectionType != ConnectionType::PostGIS) {
+        printError(QStringLiteral("layer '%1' is not a PostGIS layer (CONNECTIONTYPE POSTGIS): nothing to explain").arg(o.layer));
+        return 1;
+    }
+    Rect box = map.extent;
+    if (!o.bbox.isEmpty()) {
+        const auto given = parseBox(o.bbox);
+        if (!given) {
+            printError(QStringLiteral("--bbox '%1' is not minx,miny,maxx,maxy with min < max").arg(o.bbox));
+            return 2;
+        }
+        box = *given;
+    }
+    QString err;
+    const auto queryBox = layerBox(map, *layer, box, &err);
+    if (!queryBox) {
+        printError(QStringLiteral("layer '%1': PROJECTION: %2").arg(o.layer, err));
+        return 1;
+    }
+    FeatureClassifier classifier;
+    if (!classifier.compile(*layer, &err)) {
+        printError(err);
+        return 1;
+    }
+    const PostgisExplain e = explainPostgisLayer(*layer, classifier.attributes(), *queryBox);
+    std::printf("-- layer '%s', connection: %s\n", qPrintable(layer->name), qPrintable(redactPgConnInfo(layer->connection)));
+    if (!e.sql.isEmpty()) {
+        std::printf("SQL:\n  %s\n", qPrintable(e.sql));
+        for (int i = 0; i < e.params.size(); ++i) std::printf("  $%d = %s\n", i + 1, qPrintable(e.params[i]));
+    }
+    if (!e.ok()) {
+        printError(QStringLiteral("layer '%1': %2").arg(layer->name, e.error));
+        return 1;
+    }
+    std::printf("\nEXPLAIN (ANALYZE, BUFFERS):\n%s\n", qPrintable(e.plan));
+    for (const QString& w : e.warnings) std::printf("\nwarning: %s\n", qPrintable(w));
+    return 0;
+}
+
+}  // namespace maptune::cli
