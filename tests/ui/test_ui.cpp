@@ -1,0 +1,524 @@
+// Workbench tests: the layer model, the canvas' asynchronous render and
+// cancellation, live preview diagnostics, atomic saves, autosave recovery.
+
+#include "layer_list_model.h"
+#include "lut_curve_widget.h"
+#include "lut_curves.h"
+#include "lut_panel.h"
+#include "map_canvas.h"
+#include "map_document.h"
+#include "trace_relay.h"
+
+#include "mapfile/map_loader.h"
+#include "render/engine.h"
+#include "render/map_renderer.h"
+
+#include <gdal_priv.h>
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QWheelEvent>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTest>
+
+#include <thread>
+
+using namespace maptune;
+
+namespace {
+
+// Three inline squares: on, off and default; "blue" only below 1:5000.
+const char* const kSquares = R"MAP(MAP
+  NAME "squares"
+  SIZE 100 100
+  EXTENT 0 0 100 100
+  IMAGECOLOR 255 255 255
+  LAYER
+    NAME "red"
+    TYPE POLYGON
+    STATUS ON
+    FEATURE WKT "POLYGON((10 60, 40 60, 40 90, 10 90, 10 60))" END
+    CLASS
+      STYLE COLOR 255 0 0 END
+    END
+  END
+  LAYER
+    NAME "blue"
+    TYPE POLYGON
+    STATUS OFF
+    MAXSCALEDENOM 5000
+    FEATURE WKT "POLYGON((60 10, 90 10, 90 40, 60 40, 60 10))" END
+    CLASS
+      STYLE COLOR 0 0 255 END
+    END
+  END
+  LAYER
+    NAME "frame"
+    TYPE LINE
+    STATUS DEFAULT
+    FEATURE WKT "LINESTRING(1 1, 99 1, 99 99, 1 99, 1 1)" END
+    CLASS
+      STYLE COLOR 0 0 0 WIDTH 2 END
+    END
+  END
+END
+)MAP";
+
+MapDefPtr squaresMap()
+{
+    LoadResult r = parseMapText(kSquares, QString());
+    return r.ok() ? MapDefPtr(r.map) : nullptr;
+}
+
+QString writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly)) f.write(bytes);
+    return path;
+}
+
+LayerTrace layerTrace(const QString& name, double totalMs, bool skipped = false)
+{
+    LayerTrace t;
+    t.layer = name;
+    t.totalMs = totalMs;
+    t.skipped = skipped;
+    return t;
+}
+
+// A 4x4 RGB GeoTIFF, every band 100, covering 0 0 4 4 (1 unit pixels).
+bool writeFlatRaster(const QString& path)
+{
+    GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
+    if (!gtiff) return false;
+    GDALDataset* ds = gtiff->Create(path.toUtf8().constData(), 4, 4, 3, GDT_Byte, nullptr);
+    if (!ds) return false;
+    double gt[6] = {0, 1, 0, 4, 0, -1};
+    ds->SetGeoTransform(gt);
+    std::vector<unsigned char> values(16, 100);
+    bool ok = true;
+    for (int b = 1; b <= 3; ++b)
+        ok &= ds->GetRasterBand(b)->RasterIO(GF_Write, 0, 0, 4, 4, values.data(), 4, 4, GDT_Byte, 0, 0) == CE_None;
+    GDALClose(ds);
+    return ok;
+}
+
+const char* const kRasterMap = R"MAP(MAP
+  NAME "flat"
+  SIZE 4 4
+  EXTENT 0.5 0.5 3.5 3.5
+  LAYER
+    NAME "flat"
+    TYPE RASTER
+    STATUS ON
+    DATA "flat.tif"
+    PROCESSING "BANDS=1,2,3"
+    PROCESSING "LUT=0:0,255:128"
+  END
+  LAYER
+    NAME "plain"
+    TYPE RASTER
+    STATUS OFF
+    DATA "flat.tif"
+  END
+END
+)MAP";
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class TestUi : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void layerModelIsSound();
+    void layerVisibility();
+    void layerScaleRange_data();
+    void layerScaleRange();
+    void layerTraceTimes();
+    void canvasRendersAsynchronously();
+    void canvasSecondRequestCancelsFirst();
+    void canvasZoomKeepsCursorPoint();
+    void canvasHistory();
+    void brokenEditKeepsLastGoodMap();
+    void saveIsAtomicRoundTrip();
+    void autosaveRecovery();
+    void lutPoints_data();
+    void lutPoints();
+    void lutDirectives();
+    void lutDragWritesProcessing();
+    void lutInsertsProcessingLine();
+    void traceRelayQueuesToGuiThread();
+};
+
+void TestUi::initTestCase()
+{
+    initEngine();
+    QVERIFY(squaresMap() != nullptr);
+}
+
+void TestUi::layerModelIsSound()
+{
+    LayerListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setMap(squaresMap());
+    QCOMPARE(model.rowCount(), 3);
+    model.setScaleDenominator(1000);
+    Trace trace;
+    trace.layers.append(layerTrace("red", 2.5));
+    model.setTrace(trace);
+    model.setData(model.index(1, 0), Qt::Checked, Qt::CheckStateRole);
+    model.setMap(nullptr);
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestUi::layerVisibility()
+{
+    LayerListModel model;
+    model.setMap(squaresMap());
+    // As the mapfile says: ON and DEFAULT drawn, OFF not.
+    QCOMPARE(model.visibleLayers(), QStringList({"red", "frame"}));
+    QSignalSpy spy(&model, &LayerListModel::visibilityChanged);
+    QVERIFY(model.setData(model.index(1, 0), Qt::Checked, Qt::CheckStateRole));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.first().first().toStringList(), QStringList({"red", "blue", "frame"}));
+    // STATUS DEFAULT cannot be switched off, as in MapServer.
+    QVERIFY(!(model.flags(model.index(2, 0)) & Qt::ItemIsUserCheckable));
+    QVERIFY(!model.setData(model.index(2, 0), Qt::Unchecked, Qt::CheckStateRole));
+    // The user's choice survives a re-parse of the same map.
+    model.setMap(squaresMap());
+    QCOMPARE(model.visibleLayers(), QStringList({"red", "blue", "frame"}));
+    QCOMPARE(model.data(model.index(1, LayerListModel::TypeColumn), Qt::DisplayRole).toString(), QString("polygon"));
+    QCOMPARE(model.data(model.index(2, LayerListModel::TypeColumn), Qt::DisplayRole).toString(), QString("line"));
+}
+
+void TestUi::layerScaleRange_data()
+{
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<bool>("blueInScale");
+    // MapServer draws a layer when scale < MAXSCALEDENOM.
+    QTest::newRow("below max") << 4999.0 << true;
+    QTest::newRow("at max") << 5000.0 << false;
+    QTest::newRow("above max") << 20000.0 << false;
+}
+
+void TestUi::layerScaleRange()
+{
+    QFETCH(double, scale);
+    QFETCH(bool, blueInScale);
+    LayerListModel model;
+    model.setMap(squaresMap());
+    model.setScaleDenominator(scale);
+    QCOMPARE(model.isInScale(1), blueInScale);
+    QVERIFY(model.isInScale(0));
+    const QVariant fg = model.data(model.index(1, 0), Qt::ForegroundRole);
+    QCOMPARE(fg.isValid(), !blueInScale);
+}
+
+void TestUi::layerTraceTimes()
+{
+    LayerListModel model;
+    model.setMap(squaresMap());
+    Trace trace;
+    trace.layers.append(layerTrace("red", 12.25));
+    trace.layers.append(layerTrace("blue", 0, true));
+    model.setTrace(trace);
+    QCOMPARE(model.data(model.index(0, LayerListModel::TimeColumn), Qt::DisplayRole).toString(), QString("12.3 ms"));
+    QCOMPARE(model.data(model.index(1, LayerListModel::TimeColumn), Qt::DisplayRole).toString(), QString());
+}
+
+void TestUi::canvasRendersAsynchronously()
+{
+    MapCanvas canvas;
+    canvas.resize(200, 200);
+    QSignalSpy finished(&canvas, &MapCanvas::renderFinished);
+    canvas.setMap(squaresMap());
+    canvas.refresh();
+    // refresh() returns at once: the render runs on a worker.
+    QVERIFY(canvas.isRendering() || finished.isEmpty());
+    QVERIFY(finished.wait(10000));
+    const QImage image = canvas.image();
+    QCOMPARE(image.size(), QSize(200, 200));
+    // The view fits the 100x100 extent into 200x200: the red square's middle
+    // (25, 75) is at pixel (50, 50); the blue one is off (STATUS OFF).
+    QCOMPARE(QColor(image.pixel(50, 50)), QColor(255, 0, 0));
+    QCOMPARE(QColor(image.pixel(150, 150)), QColor(255, 255, 255));
+    const auto trace = finished.first().first().value<Trace>();
+    QVERIFY(!trace.layers.isEmpty());
+
+    // Switching a layer on re-renders with it.
+    canvas.setVisibleLayers({"red", "blue"});
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(QColor(canvas.image().pixel(150, 150)), QColor(0, 0, 255));
+}
+
+void TestUi::canvasSecondRequestCancelsFirst()
+{
+    MapCanvas canvas;
+    canvas.resize(400, 400);
+    canvas.setMap(squaresMap());
+    QSignalSpy finished(&canvas, &MapCanvas::renderFinished);
+    QSignalSpy cancelled(&canvas, &MapCanvas::renderCancelled);
+    canvas.refresh();
+    canvas.setExtent({50, 0, 100, 50});  // the blue square's quarter only
+    canvas.refresh();
+    QVERIFY(finished.wait(10000));
+    QTest::qWait(50);
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(finished.count(), 1);
+    // The image shown is the second view's: frame line at the right edge, no red.
+    const QImage image = canvas.image();
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7) QVERIFY(QColor(image.pixel(x, y)) != QColor(255, 0, 0));
+}
+
+void TestUi::canvasZoomKeepsCursorPoint()
+{
+    MapCanvas canvas;
+    canvas.resize(200, 100);
+    canvas.setMap(squaresMap());
+    const QPointF pixel(30, 20);
+    const QPointF before = canvas.toMap(pixel);
+    QWheelEvent wheel(pixel, canvas.mapToGlobal(pixel), {}, {0, 120}, Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&canvas, &wheel);
+    const QPointF after = canvas.toMap(pixel);
+    QVERIFY(std::abs(after.x() - before.x()) < 1e-9);
+    QVERIFY(std::abs(after.y() - before.y()) < 1e-9);
+    QVERIFY(canvas.view().unitsPerPixel < 1.0);  // 100 units in 100 px, zoomed in
+}
+
+void TestUi::canvasHistory()
+{
+    MapCanvas canvas;
+    canvas.resize(100, 100);
+    canvas.setMap(squaresMap());
+    const CanvasView full = canvas.view();
+    canvas.zoomIn();
+    const CanvasView zoomed = canvas.view();
+    QVERIFY(canvas.canGoBack());
+    canvas.back();
+    QCOMPARE(canvas.view(), full);
+    QVERIFY(canvas.canGoForward());
+    canvas.forward();
+    QCOMPARE(canvas.view(), zoomed);
+    QVERIFY(!canvas.canGoForward());
+}
+
+void TestUi::brokenEditKeepsLastGoodMap()
+{
+    MapDocument doc;
+    QSignalSpy maps(&doc, &MapDocument::mapChanged);
+    doc.setText(QString::fromUtf8(kSquares));
+    QCOMPARE(maps.count(), 1);
+    const MapDefPtr good = doc.lastGoodMap();
+    QVERIFY(good);
+    QVERIFY(!hasErrors(doc.diagnostics()));
+
+    // Misspell STYLE on line 12 (the red class's style), as a user would type it.
+    QSignalSpy diagnostics(&doc, &MapDocument::diagnosticsChanged);
+    doc.setPreviewDelay(20);
+    QTextCursor c(doc.textDocument()->findBlockByNumber(11));
+    const int col = int(c.block().text().indexOf(QLatin1String("STYLE")));
+    QVERIFY(col > 0);
+    c.setPosition(c.block().position() + col + 3);
+    c.insertText(QStringLiteral("E"));  // STYELE
+    QVERIFY(diagnostics.wait(2000));  // debounced live preview
+    QVERIFY(hasErrors(doc.diagnostics()));
+    bool atLine = false;
+    for (const Diagnostic& d : doc.diagnostics()) atLine |= d.isError() && d.pos.line == 12;
+    QVERIFY2(atLine, "an error points at line 12");
+    QCOMPARE(doc.lastGoodMap(), good);
+    QCOMPARE(maps.count(), 1);
+
+    // Undo restores the good text: a new good map comes.
+    doc.textDocument()->undo();
+    QVERIFY(maps.wait(2000));
+    QVERIFY(!hasErrors(doc.diagnostics()));
+    QVERIFY(doc.lastGoodMap() != good);
+}
+
+void TestUi::saveIsAtomicRoundTrip()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir.filePath("squares.map"), kSquares);
+    MapDocument doc;
+    QString error;
+    QVERIFY2(doc.open(path, &error), qPrintable(error));
+    QVERIFY(!doc.isModified());
+    QTextCursor c(doc.textDocument());
+    c.insertText(QStringLiteral("# edited\n"));
+    QVERIFY(doc.isModified());
+    QVERIFY2(doc.save(&error), qPrintable(error));
+    QVERIFY(!doc.isModified());
+    QCOMPARE(readFile(path), QByteArray("# edited\n") + kSquares);
+    // QSaveFile leaves no temporary files behind.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"squares.map"}));
+    // A save into a folder that does not exist fails with a message and keeps the edits.
+    c.insertText(QStringLiteral("# more\n"));
+    QVERIFY(!doc.saveAs(dir.filePath("missing/x.map"), &error));
+    QVERIFY(error.contains("missing"));
+    QVERIFY(doc.isModified());
+    QCOMPARE(doc.path(), path);
+}
+
+void TestUi::autosaveRecovery()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir.filePath("squares.map"), kSquares);
+    {
+        MapDocument crashed;
+        QVERIFY(crashed.open(path, nullptr));
+        QTextCursor c(crashed.textDocument());
+        c.insertText(QStringLiteral("# unsaved\n"));
+        QVERIFY(crashed.writeAutosave(nullptr));
+        // No clean shutdown: the autosave stays.
+    }
+    QCOMPARE(MapDocument::autosavePath(path), path + ".autosave");
+    QVERIFY(MapDocument::hasRecovery(path));
+    MapDocument doc;
+    QVERIFY(doc.open(path, nullptr));
+    QVERIFY(doc.recover(nullptr));
+    QVERIFY(doc.isModified());
+    QVERIFY(doc.text().startsWith("# unsaved\n"));
+    QVERIFY(doc.lastGoodMap());
+    // Saving makes the autosave obsolete.
+    QVERIFY(doc.save(nullptr));
+    QVERIFY(!QFile::exists(path + ".autosave"));
+    QVERIFY(!MapDocument::hasRecovery(path));
+    // An autosave identical to the file is nothing to recover.
+    writeFile(path + ".autosave", readFile(path));
+    QVERIFY(!MapDocument::hasRecovery(path));
+}
+
+void TestUi::lutPoints_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("normalized");
+    QTest::newRow("complete") << "0:0,128:200,255:255" << "0:0,128:200,255:255";
+    // MapServer starts at 0:0 and ends with an implicit 255:255: made explicit.
+    QTest::newRow("implicit ends") << "64:32,192:224" << "0:0,64:32,192:224,255:255";
+    QTest::newRow("unsorted, spaces, newline") << "192:224, 64:32\n0:10" << "0:10,64:32,192:224,255:255";
+    QTest::newRow("clamped") << "0:0,300:400" << "0:0,255:255";
+}
+
+void TestUi::lutPoints()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, normalized);
+    const QList<QPoint> points = LutCurves::parsePoints(text);
+    QCOMPARE(LutCurves::pointsText(points), normalized);
+    // Normalizing never changes the table MapServer builds (unsorted input aside).
+    if (QTest::currentDataTag() != QByteArray("unsorted, spaces, newline")
+        && QTest::currentDataTag() != QByteArray("clamped")) {
+        const Lut a = Lut::fromPoints(text.toLatin1()), b = Lut::fromPoints(normalized.toLatin1());
+        for (int i = 0; i < 256; ++i) QCOMPARE(a[i], b[i]);
+    }
+}
+
+void TestUi::lutDirectives()
+{
+    LutCurves curves = LutCurves::fromProcessing({"BANDS=1,2,3", "LUT=0:0,128:200", "LUT_3=0:20,255:235"});
+    QCOMPARE(curves.points(LutCurves::Master), QList<QPoint>({{0, 0}, {128, 200}, {255, 255}}));
+    QVERIFY(curves.isIdentity(LutCurves::Red));
+    QCOMPARE(curves.directives(), QStringList({"LUT=0:0,128:200,255:255", "LUT_3=0:20,255:235"}));
+    // LUT_n replaces LUT for its band (MapServer does not compose them).
+    QCOMPARE(int(curves.lutForBand(1)[128]), 200);
+    QCOMPARE(int(curves.lutForBand(3)[0]), 20);
+    curves.setPoints(LutCurves::Master, LutCurves::identity());
+    QCOMPARE(curves.directives(), QStringList({"LUT_3=0:20,255:235"}));
+    QString note;
+    LutCurves::fromProcessing({"LUT=ortho.curves"}, &note);
+    QVERIFY(note.contains("ortho.curves"));
+    QCOMPARE(replaceLutDirectives({"BANDS=1,2,3", "LUT=1:2", "LUT_1=3:4", "RESAMPLE=NEAREST"}, {"LUT=9:9"}),
+             QStringList({"BANDS=1,2,3", "LUT=9:9", "RESAMPLE=NEAREST"}));
+}
+
+void TestUi::lutDragWritesProcessing()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeFlatRaster(dir.filePath("flat.tif")));
+    const QString path = writeFile(dir.filePath("flat.map"), kRasterMap);
+    MapDocument doc;
+    QVERIFY(doc.open(path, nullptr));
+    QVERIFY2(doc.lastGoodMap(), qPrintable(doc.diagnostics().isEmpty() ? QString() : doc.diagnostics()[0].toString()));
+    LutPanel panel(&doc);
+    panel.setMap(doc.lastGoodMap());
+    QCOMPARE(panel.layerName(), QString("flat"));
+    QCOMPARE(panel.curves().points(LutCurves::Master), QList<QPoint>({{0, 0}, {255, 128}}));
+
+    // Reset to identity, then drag a new point from (128,128) up to (128,192).
+    panel.applyPreset(QStringLiteral("Identity"));
+    LutCurveWidget* curve = panel.curveWidget();
+    curve->resize(271, 271);  // a 255-pixel plot: one pixel per value
+    QSignalSpy previews(&panel, &LutPanel::previewChanged);
+    const QPoint from = curve->toWidget({128, 128}).toPoint();
+    const QPoint to = curve->toWidget({128, 192}).toPoint();
+    QTest::mousePress(curve, Qt::LeftButton, {}, from);
+    QTest::mouseMove(curve, to);
+    QTest::mouseRelease(curve, Qt::LeftButton, {}, to);
+    QCOMPARE(panel.curves().directives(), QStringList({"LUT=0:0,128:192,255:255"}));
+    QVERIFY(previews.count() >= 2);
+
+    // The preview map draws the raster value 100 through the new table:
+    // 100 * 192 / 128 = 150 (MapServer's floor(v + 0.5)).
+    RenderRequest request;
+    request.bbox = Rect{0, 0, 4, 4};
+    request.width = 4;
+    request.height = 4;
+    request.encode = false;
+    const RenderResult result = MapRenderer(panel.previewMap()).render(request);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    QCOMPARE(QColor(result.image.pixel(1, 1)), QColor(150, 150, 150));
+
+    // Written into the text in place of the old LUT line, as one undo step.
+    const QString before = doc.text();
+    QVERIFY(panel.writeToMapfile());
+    QVERIFY(doc.text().contains("    PROCESSING \"BANDS=1,2,3\"\n    PROCESSING \"LUT=0:0,128:192,255:255\"\n  END"));
+    QVERIFY(!doc.text().contains("255:128"));
+    QVERIFY(doc.compileNow());
+    QCOMPARE(doc.lastGoodMap()->layer("flat")->processing, QStringList({"BANDS=1,2,3", "LUT=0:0,128:192,255:255"}));
+    doc.textDocument()->undo();
+    QCOMPARE(doc.text(), before);
+}
+
+void TestUi::lutInsertsProcessingLine()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeFlatRaster(dir.filePath("flat.tif")));
+    MapDocument doc;
+    doc.setText(QString::fromUtf8(kRasterMap), dir.filePath("flat.map"));
+    QVERIFY(doc.lastGoodMap());
+    QString error;
+    QVERIFY2(writeLutToText(doc.textDocument(), *doc.lastGoodMap(), "plain", {"LUT_2=0:255,255:0"}, &error),
+             qPrintable(error));
+    QVERIFY(doc.text().contains("    NAME \"plain\"\n    PROCESSING \"LUT_2=0:255,255:0\"\n    TYPE RASTER"));
+    // The other layer's LUT is untouched.
+    QVERIFY(doc.text().contains("PROCESSING \"LUT=0:0,255:128\""));
+    QVERIFY(doc.compileNow());
+    QCOMPARE(doc.lastGoodMap()->layer("plain")->processing, QStringList({"LUT_2=0:255,255:0"}));
+}
+
+void TestUi::traceRelayQueuesToGuiThread()
+{
+    TraceRelay relay;
+    QSignalSpy spy(&relay, &TraceRelay::traceReady);
+    Trace trace;
+    trace.totalMs = 7;
+    std::thread worker([&] { relay.traceFinished("demo", trace); });
+    worker.join();
+    QVERIFY(spy.wait(2000) || spy.count() == 1);
+    QCOMPARE(spy.first().at(1).value<Trace>().totalMs, 7.0);
+}
+
+QTEST_MAIN(TestUi)
+#include "test_ui.moc"

@@ -1,0 +1,189 @@
+#include "layer_list_model.h"
+
+#include <QBrush>
+
+namespace maptune {
+
+QString layerTypeName(LayerType type)
+{
+    switch (type) {
+    case LayerType::Point: return QStringLiteral("point");
+    case LayerType::Line: return QStringLiteral("line");
+    case LayerType::Polygon: return QStringLiteral("polygon");
+    case LayerType::Raster: return QStringLiteral("raster");
+    case LayerType::Circle: return QStringLiteral("circle");
+    case LayerType::Annotation: return QStringLiteral("annotation");
+    case LayerType::Query: return QStringLiteral("query");
+    case LayerType::Chart: return QStringLiteral("chart");
+    case LayerType::Unknown: break;
+    }
+    return QStringLiteral("?");
+}
+
+namespace {
+
+QString sourceOf(const LayerDef& layer)
+{
+    switch (layer.connectionType) {
+    case ConnectionType::PostGIS: return QStringLiteral("PostGIS: %1").arg(layer.data);
+    case ConnectionType::OGR:
+        return layer.data.isEmpty() ? layer.connection : QStringLiteral("%1 (%2)").arg(layer.connection, layer.data);
+    case ConnectionType::Inline: return QStringLiteral("inline features");
+    default: break;
+    }
+    if (!layer.tileIndex.isEmpty()) return QStringLiteral("tile index %1").arg(layer.tileIndex);
+    return layer.data;
+}
+
+}  // namespace
+
+LayerListModel::LayerListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void LayerListModel::setMap(MapDefPtr map)
+{
+    QHash<QString, bool> previous;
+    for (const Row& r : std::as_const(m_rows)) previous.insert(r.name, r.visible);
+    beginResetModel();
+    m_map = std::move(map);
+    m_rows.clear();
+    if (m_map) {
+        for (const LayerDef& layer : m_map->layers) {
+            Row r;
+            r.name = layer.name;
+            r.type = layerTypeName(layer.type);
+            r.source = sourceOf(layer);
+            r.minScale = layer.minScaleDenom;
+            r.maxScale = layer.maxScaleDenom;
+            r.isDefault = layer.status == LayerStatus::Default;
+            r.visible = r.isDefault || previous.value(layer.name, layer.status == LayerStatus::On);
+            m_rows.append(r);
+        }
+    }
+    endResetModel();
+}
+
+void LayerListModel::setScaleDenominator(double scale)
+{
+    if (scale == m_scale) return;
+    m_scale = scale;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::ForegroundRole, Qt::ToolTipRole});
+}
+
+void LayerListModel::setTrace(const Trace& trace)
+{
+    for (Row& r : m_rows) {
+        r.lastMs.reset();
+        r.error.clear();
+    }
+    for (const LayerTrace& lt : trace.layers) {
+        for (Row& r : m_rows) {
+            if (r.name != lt.layer) continue;
+            if (!lt.skipped) r.lastMs = lt.totalMs;
+            r.error = lt.error;
+        }
+    }
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
+                           {Qt::DisplayRole, Qt::ToolTipRole, Qt::ForegroundRole});
+}
+
+QStringList LayerListModel::visibleLayers() const
+{
+    QStringList names;
+    for (const Row& r : m_rows)
+        if (r.visible) names << r.name;
+    return names;
+}
+
+bool LayerListModel::isInScale(int row) const
+{
+    const Row& r = m_rows.at(row);
+    // MapServer: drawn when minscale <= scale < maxscale (bounds unset when <= 0).
+    if (m_scale <= 0) return true;
+    if (r.maxScale > 0 && m_scale >= r.maxScale) return false;
+    if (r.minScale > 0 && m_scale < r.minScale) return false;
+    return true;
+}
+
+const LayerDef* LayerListModel::layerAt(int row) const
+{
+    return m_map && row >= 0 && row < m_map->layers.size() ? &m_map->layers[row] : nullptr;
+}
+
+int LayerListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int LayerListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant LayerListModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const Row& r = m_rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case NameColumn: return r.name;
+        case TypeColumn: return r.type;
+        case SourceColumn: return r.source;
+        case TimeColumn: return r.lastMs ? QStringLiteral("%1 ms").arg(*r.lastMs, 0, 'f', 1) : QString();
+        }
+        break;
+    case Qt::CheckStateRole:
+        if (index.column() == NameColumn) return r.visible ? Qt::Checked : Qt::Unchecked;
+        break;
+    case Qt::ForegroundRole:
+        if (!r.error.isEmpty()) return QBrush(Qt::red);
+        if (!isInScale(index.row())) return QBrush(Qt::gray);
+        break;
+    case Qt::ToolTipRole: {
+        QStringList tips;
+        if (r.isDefault) tips << tr("STATUS DEFAULT: always drawn");
+        if (!isInScale(index.row()))
+            tips << tr("not drawn at 1:%1 (scale range %2 – %3)")
+                        .arg(qRound64(m_scale))
+                        .arg(r.minScale > 0 ? QString::number(r.minScale) : tr("any"))
+                        .arg(r.maxScale > 0 ? QString::number(r.maxScale) : tr("any"));
+        if (!r.error.isEmpty()) tips << r.error;
+        if (index.column() == SourceColumn) tips << r.source;
+        return tips.isEmpty() ? QVariant() : tips.join(QLatin1Char('\n'));
+    }
+    default: break;
+    }
+    return {};
+}
+
+bool LayerListModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || role != Qt::CheckStateRole
+        || index.column() != NameColumn)
+        return false;
+    Row& r = m_rows[index.row()];
+    if (r.isDefault) return false;
+    const bool visible = static_cast<Qt::CheckState>(value.toInt()) == Qt::Checked;
+    if (visible == r.visible) return true;
+    r.visible = visible;
+    Q_EMIT dataChanged(index, index, {Qt::CheckStateRole});
+    Q_EMIT visibilityChanged(visibleLayers());
+    return true;
+}
+
+Qt::ItemFlags LayerListModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid()) return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (index.column() == NameColumn && !m_rows.at(index.row()).isDefault) f |= Qt::ItemIsUserCheckable;
+    return f;
+}
+
+QVariant LayerListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case NameColumn: return tr("Layer");
+    case TypeColumn: return tr("Type");
+    case SourceColumn: return tr("Source");
+    case TimeColumn: return tr("Last render");
+    }
+    return {};
+}
+
+}  // namespace maptune

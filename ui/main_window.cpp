@@ -1,0 +1,402 @@
+#include "main_window.h"
+
+#include "editor_panel.h"
+#include "layer_list_model.h"
+#include "lut_panel.h"
+#include "map_canvas.h"
+#include "map_document.h"
+#include "mapfile_editor.h"
+#include "timings_panel.h"
+#include "trace_relay.h"
+
+#include "geo/coordinate_transform.h"
+#include "render/engine.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
+
+#include <cmath>
+
+namespace maptune {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+const char* const kRecentKey = "recentFiles";
+
+QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content, QWidget* parent)
+{
+    auto* dock = new QDockWidget(title, parent);
+    dock->setObjectName(objectName);  // saveState() keys docks by object name
+    dock->setWidget(content);
+    return dock;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_document(new MapDocument(this)), m_canvas(new MapCanvas), m_relay(new TraceRelay(this)),
+      m_layerModel(new LayerListModel(this)), m_mapPos(new QLabel), m_lonLat(new QLabel), m_scale(new QLabel),
+      m_renderTime(new QLabel)
+{
+    setCentralWidget(m_canvas);
+    m_canvas->setTraceSink(m_relay);
+    createDocks();
+    createActions();
+    createStatusBar();
+
+    connect(m_document, &MapDocument::mapChanged, this, &MainWindow::onMapChanged);
+    connect(m_document, &MapDocument::modificationChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &MapDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(m_layerModel, &LayerListModel::visibilityChanged, m_canvas, &MapCanvas::setVisibleLayers);
+    connect(m_relay, &TraceRelay::traceReady, m_timings,
+            [this](const QString&, const Trace& trace) { m_timings->addTrace(trace); });
+    connect(m_canvas, &MapCanvas::renderFinished, this, [this](const Trace& trace, double wallMs) {
+        m_layerModel->setTrace(trace);
+        m_renderTime->setText(tr("render %1 ms").arg(wallMs, 0, 'f', 1));
+    });
+    connect(m_canvas, &MapCanvas::renderFailed, this,
+            [this](const QString& error) { statusBar()->showMessage(error, 8000); });
+    connect(m_canvas, &MapCanvas::renderWarnings, this,
+            [this](const QStringList& w) { statusBar()->showMessage(w.join(QStringLiteral("; ")), 8000); });
+    connect(m_canvas, &MapCanvas::cursorMoved, this, &MainWindow::showCursor);
+    connect(m_canvas, &MapCanvas::viewChanged, this, &MainWindow::showScale);
+
+    readSettings();
+    updateTitle();
+}
+
+void MainWindow::createDocks()
+{
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    m_layerView = new QTreeView;
+    m_layerView->setModel(m_layerModel);
+    m_layerView->setRootIsDecorated(false);
+    m_layerView->setAlternatingRowColors(true);
+    m_layerView->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* layers = makeDock(tr("Layers"), QStringLiteral("layersDock"), m_layerView, this);
+    addDockWidget(Qt::LeftDockWidgetArea, layers);
+
+    m_editor = new EditorPanel(m_document);
+    auto* editor = makeDock(tr("Mapfile"), QStringLiteral("editorDock"), m_editor, this);
+    addDockWidget(Qt::RightDockWidgetArea, editor);
+
+    m_timings = new TimingsPanel;
+    auto* timings = makeDock(tr("Timings"), QStringLiteral("timingsDock"), m_timings, this);
+    addDockWidget(Qt::LeftDockWidgetArea, timings);
+
+    m_lut = new LutPanel(m_document);
+    auto* lut = makeDock(tr("LUT"), QStringLiteral("lutDock"), m_lut, this);
+    addDockWidget(Qt::RightDockWidgetArea, lut);
+    tabifyDockWidget(editor, lut);
+    editor->raise();
+    connect(m_lut, &LutPanel::previewChanged, m_canvas, [this](MapDefPtr map) { m_canvas->setMap(map, true); });
+    connect(m_canvas, &MapCanvas::renderFinished, m_lut, [this, lut] {
+        if (!lut->visibleRegion().isEmpty()) m_lut->setHistogramView(m_canvas->extent(), m_canvas->size());
+    });
+    connect(lut, &QDockWidget::visibilityChanged, m_lut, [this](bool visible) {
+        if (visible) m_lut->setHistogramView(m_canvas->extent(), m_canvas->size());
+    });
+
+    auto* placeholder = new QLabel(tr("The embedded WMS server arrives with the server module.\n"
+                                      "Until then, serve a map with `maptune-cli serve MAPFILE`."));
+    placeholder->setWordWrap(true);
+    placeholder->setAlignment(Qt::AlignCenter);
+    placeholder->setEnabled(false);
+    auto* server = makeDock(tr("Server"), QStringLiteral("serverDock"), placeholder, this);
+    addDockWidget(Qt::LeftDockWidgetArea, server);
+    tabifyDockWidget(timings, server);
+    timings->raise();
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QToolBar* tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("mainToolBar"));
+
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::open);
+    open->setShortcut(QKeySequence::Open);
+    QAction* save = file->addAction(tr("&Save"), this, &MainWindow::save);
+    save->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save &As…"), this, &MainWindow::saveAs)->setShortcut(QKeySequence::SaveAs);
+    file->addAction(tr("&Reload"), this, &MainWindow::reload)->setShortcut(QKeySequence(tr("Ctrl+R")));
+    m_recentMenu = file->addMenu(tr("Recent &Files"));
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+    tools->addAction(open);
+    tools->addAction(save);
+    tools->addSeparator();
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    MapfileEditor* editor = m_editor->editor();
+    QAction* undo = edit->addAction(tr("&Undo"), editor, &QPlainTextEdit::undo);
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    QAction* redo = edit->addAction(tr("&Redo"), editor, &QPlainTextEdit::redo);
+    redo->setShortcut(QKeySequence::Redo);
+    redo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    editor->addActions({undo, redo});
+    connect(m_document->textDocument(), &QTextDocument::undoAvailable, undo, &QAction::setEnabled);
+    connect(m_document->textDocument(), &QTextDocument::redoAvailable, redo, &QAction::setEnabled);
+    undo->setEnabled(false);
+    redo->setEnabled(false);
+    edit->addSeparator();
+    edit->addAction(tr("&Format Mapfile"), m_editor, &EditorPanel::formatText)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* full = view->addAction(tr("Zoom to &Full Extent"), m_canvas, &MapCanvas::zoomFullExtent);
+    full->setShortcut(QKeySequence(tr("Ctrl+0")));
+    view->addAction(tr("Zoom &In"), m_canvas, &MapCanvas::zoomIn)->setShortcut(QKeySequence::ZoomIn);
+    view->addAction(tr("Zoom &Out"), m_canvas, &MapCanvas::zoomOut)->setShortcut(QKeySequence::ZoomOut);
+    QAction* back = view->addAction(tr("&Back"), m_canvas, &MapCanvas::back);
+    back->setShortcut(QKeySequence::Back);
+    QAction* forward = view->addAction(tr("&Forward"), m_canvas, &MapCanvas::forward);
+    forward->setShortcut(QKeySequence::Forward);
+    view->addAction(tr("&Refresh"), m_canvas, &MapCanvas::refresh)->setShortcut(QKeySequence::Refresh);
+    connect(m_canvas, &MapCanvas::historyChanged, this, [this, back, forward] {
+        back->setEnabled(m_canvas->canGoBack());
+        forward->setEnabled(m_canvas->canGoForward());
+    });
+    back->setEnabled(false);
+    forward->setEnabled(false);
+    tools->addAction(full);
+    tools->addAction(back);
+    tools->addAction(forward);
+
+    m_windowMenu = menuBar()->addMenu(tr("&Window"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) m_windowMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About MapTune"), this, &MainWindow::about);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_mapPos->setMinimumWidth(220);
+    m_lonLat->setMinimumWidth(200);
+    m_scale->setMinimumWidth(110);
+    statusBar()->addPermanentWidget(m_mapPos);
+    statusBar()->addPermanentWidget(m_lonLat);
+    statusBar()->addPermanentWidget(m_scale);
+    statusBar()->addPermanentWidget(m_renderTime);
+}
+
+void MainWindow::showCursor(const QPointF& p)
+{
+    m_mapPos->setText(tr("x %1  y %2").arg(p.x(), 0, 'f', 2).arg(p.y(), 0, 'f', 2));
+    const Crs& crs = m_canvas->crs();
+    if (!crs.isValid()) {
+        m_lonLat->setText(tr("lon/lat: no PROJECTION"));
+        return;
+    }
+    static const Crs wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326")).value_or(Crs());
+    const auto transform = CoordinateTransform::forThread(crs, wgs84);
+    double x = p.x(), y = p.y();
+    if (!transform || transform->transform(&x, &y, 1) != 0 || !std::isfinite(x)) {
+        m_lonLat->setText(tr("lon/lat: n/a"));
+        return;
+    }
+    m_lonLat->setText(tr("lon %1°  lat %2°").arg(x, 0, 'f', 6).arg(y, 0, 'f', 6));
+}
+
+void MainWindow::showScale()
+{
+    const double scale = m_canvas->scaleDenominator();
+    m_layerModel->setScaleDenominator(scale);
+    m_scale->setText(scale > 0 ? tr("1:%L1").arg(qRound64(scale)) : QString());
+}
+
+void MainWindow::onMapChanged(MapDefPtr map, bool sameFile)
+{
+    m_layerModel->setMap(map);
+    m_lut->setMap(map);
+    m_canvas->setVisibleLayers(m_layerModel->visibleLayers());
+    m_canvas->setMap(map, sameFile);
+    showScale();
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    QString error;
+    if (!m_document->open(path, &error)) {
+        QMessageBox::warning(this, tr("Open mapfile"), error);
+        return false;
+    }
+    if (MapDocument::hasRecovery(path)) {
+        const auto answer = QMessageBox::question(
+            this, tr("Recover unsaved edits"),
+            tr("%1 has unsaved edits from a previous session (autosaved %2).\nRecover them?")
+                .arg(QFileInfo(path).fileName(),
+                     QFileInfo(MapDocument::autosavePath(path)).lastModified().toString(Qt::ISODate)),
+            QMessageBox::Yes | QMessageBox::Discard);
+        if (answer == QMessageBox::Yes) m_document->recover(nullptr);
+        else m_document->discardAutosave();
+    }
+    addRecent(m_document->path());
+    if (!m_document->lastGoodMap()) statusBar()->showMessage(tr("The mapfile has errors: see the Mapfile panel"));
+    return true;
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave()) return;
+    const QString dir = m_document->path().isEmpty() ? QDir::homePath() : QFileInfo(m_document->path()).path();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open mapfile"), dir, tr("Mapfiles (*.map);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::reload()
+{
+    if (m_document->path().isEmpty()) return;
+    if (m_document->isModified()) {
+        const auto answer = QMessageBox::question(this, tr("Reload"), tr("Discard your unsaved edits and reload the file?"));
+        if (answer != QMessageBox::Yes) return;
+    }
+    QString error;
+    if (!m_document->open(m_document->path(), &error)) QMessageBox::warning(this, tr("Reload"), error);
+}
+
+bool MainWindow::save()
+{
+    if (m_document->path().isEmpty()) return saveAs();
+    QString error;
+    if (!m_document->save(&error)) {
+        QMessageBox::warning(this, tr("Save"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->path())), 3000);
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save mapfile as"), m_document->path(),
+                                                      tr("Mapfiles (*.map)"));
+    if (path.isEmpty()) return false;
+    QString error;
+    if (!m_document->saveAs(path, &error)) {
+        QMessageBox::warning(this, tr("Save As"), error);
+        return false;
+    }
+    addRecent(path);
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified()) return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved edits"),
+                                             tr("The mapfile has unsaved edits.\nSave them?"),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save) return save();
+    if (answer == QMessageBox::Discard) {
+        m_document->discardAutosave();
+        return true;
+    }
+    return false;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    writeSettings();
+    event->accept();
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = m_document->path().isEmpty() ? tr("untitled") : QFileInfo(m_document->path()).fileName();
+    setWindowTitle(tr("%1[*] — MapTune").arg(name));
+    setWindowModified(m_document->isModified());
+    setWindowFilePath(m_document->path());
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString path = recent[i];
+        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            if (maybeSave()) openFile(path);
+        });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::readSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value("geometry").toByteArray())) resize(1400, 860);
+    restoreState(settings.value("windowState").toByteArray());
+    updateRecentMenu();
+}
+
+void MainWindow::writeSettings()
+{
+    QSettings settings;
+    settings.setValue("geometry", saveGeometry());
+    settings.setValue("windowState", saveState());
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About MapTune"),
+                       tr("<h3>MapTune</h3><p>A MapServer-compatible map viewer and WMS tuning workbench.</p>"
+                          "<p>%1</p>")
+                           .arg(engineVersions().toHtmlEscaped()));
+}
+
+QString MainWindow::demoMapPath()
+{
+    const QString appDir = QCoreApplication::applicationDirPath();
+    for (const QString& candidate : {appDir + QStringLiteral("/../demo/demo.map"),
+                                     appDir + QStringLiteral("/demo/demo.map"),
+                                     appDir + QStringLiteral("/../share/maptune/demo/demo.map")}) {
+        if (QFileInfo::exists(candidate)) return QFileInfo(candidate).absoluteFilePath();
+    }
+    return {};
+}
+
+QString MainWindow::startupFile()
+{
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    if (!recent.isEmpty() && QFileInfo::exists(recent.first())) return recent.first();
+    return demoMapPath();
+}
+
+}  // namespace maptune

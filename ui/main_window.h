@@ -1,0 +1,81 @@
+#pragma once
+// The workbench window: the canvas in the centre, docks around it (layers,
+// mapfile editor, timings, LUT editor, server), File menu with recent files,
+// status bar readouts. Layout and recent files persist in QSettings.
+
+#include "mapfile/map_def.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QMenu;
+class QTreeView;
+
+namespace maptune {
+
+class EditorPanel;
+class LayerListModel;
+class LutPanel;
+class MapCanvas;
+class MapDocument;
+class TimingsPanel;
+class TraceRelay;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    // Opens a mapfile, offering to recover a newer autosave. False on failure
+    // (the message was shown).
+    bool openFile(const QString& path);
+    // What `maptune` opens without an argument: the last file, else the demo map.
+    static QString startupFile();
+    static QString demoMapPath();
+
+    MapCanvas* canvas() const { return m_canvas; }
+    MapDocument* document() const { return m_document; }
+    LayerListModel* layerModel() const { return m_layerModel; }
+    EditorPanel* editorPanel() const { return m_editor; }
+    TimingsPanel* timingsPanel() const { return m_timings; }
+    LutPanel* lutPanel() const { return m_lut; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createDocks();
+    void createActions();
+    void createStatusBar();
+    void readSettings();
+    void writeSettings();
+    bool maybeSave();
+    bool save();
+    bool saveAs();
+    void open();
+    void reload();
+    void about();
+    void updateTitle();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    void onMapChanged(MapDefPtr map, bool sameFile);
+    void showCursor(const QPointF& mapPoint);
+    void showScale();
+
+    MapDocument* m_document;
+    MapCanvas* m_canvas;
+    TraceRelay* m_relay;
+    LayerListModel* m_layerModel;
+    QTreeView* m_layerView = nullptr;
+    EditorPanel* m_editor = nullptr;
+    TimingsPanel* m_timings = nullptr;
+    LutPanel* m_lut = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_windowMenu = nullptr;
+    QLabel* m_mapPos;
+    QLabel* m_lonLat;
+    QLabel* m_scale;
+    QLabel* m_renderTime;
+};
+
+}  // namespace maptune

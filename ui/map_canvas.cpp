@@ -1,0 +1,269 @@
+#include "map_canvas.h"
+
+#include "geo/map_view.h"
+#include "render/map_renderer.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+#include <exception>
+
+namespace maptune {
+
+namespace {
+
+constexpr int kCoalesceMs = 60;      // pans and wheel steps closer than this make one render
+constexpr double kWheelStep = 1.25;  // zoom factor per wheel notch
+
+// The worker entry: one of the three places where exceptions are caught.
+RenderResult renderOnWorker(const MapDefPtr& map, const RenderRequest& request, TraceSink* sink)
+{
+    try {
+        return MapRenderer(map).render(request, sink);
+    } catch (const std::exception& e) {
+        RenderResult r;
+        r.error = QStringLiteral("render failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        return r;
+    } catch (...) {
+        RenderResult r;
+        r.error = QStringLiteral("render failed with an unknown error");
+        return r;
+    }
+}
+
+}  // namespace
+
+MapCanvas::MapCanvas(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(200, 150);
+    m_coalesce.setSingleShot(true);
+    m_coalesce.setInterval(kCoalesceMs);
+    connect(&m_coalesce, &QTimer::timeout, this, &MapCanvas::startRender);
+    connect(&m_watcher, &QFutureWatcher<RenderResult>::finished, this, &MapCanvas::renderDone);
+}
+
+MapCanvas::~MapCanvas()
+{
+    m_inFlight.cancel();
+    m_watcher.waitForFinished();
+}
+
+void MapCanvas::setMap(MapDefPtr map, bool keepView)
+{
+    const bool hadMap = m_map != nullptr;
+    m_map = std::move(map);
+    m_crs = {};
+    if (m_map && m_map->projection.isSet())
+        m_crs = Crs::fromProjection(m_map->projection).value_or(Crs());
+    m_units = m_map ? effectiveUnits(*m_map, m_crs) : QString();
+    if (!keepView || !hadMap) {
+        m_history.clear();
+        m_image = {};
+        zoomFullExtent();
+    } else {
+        scheduleRender();
+    }
+}
+
+void MapCanvas::setVisibleLayers(const QStringList& layers)
+{
+    if (m_layersGiven && layers == m_layers) return;
+    m_layers = layers;
+    m_layersGiven = true;
+    scheduleRender();
+}
+
+Rect MapCanvas::extentOf(const CanvasView& v) const
+{
+    const double halfW = v.unitsPerPixel * std::max(1, width()) / 2.0;
+    const double halfH = v.unitsPerPixel * std::max(1, height()) / 2.0;
+    return {v.centre.x() - halfW, v.centre.y() - halfH, v.centre.x() + halfW, v.centre.y() + halfH};
+}
+
+Rect MapCanvas::extent() const { return extentOf(m_view); }
+
+QPointF MapCanvas::toMap(const QPointF& pixel) const
+{
+    const Rect e = extent();
+    return {e.minx + pixel.x() * m_view.unitsPerPixel, e.maxy - pixel.y() * m_view.unitsPerPixel};
+}
+
+double MapCanvas::scaleDenominator() const
+{
+    if (!m_map || width() <= 0 || height() <= 0) return 0;
+    return makeMapViewFromEdges(extent(), width(), height(), m_crs, m_units, m_map->resolution).scaleDenom;
+}
+
+void MapCanvas::setView(const CanvasView& view, bool remember)
+{
+    if (!(view.unitsPerPixel > 0) || !std::isfinite(view.unitsPerPixel)) return;
+    m_view = view;
+    if (remember) {
+        m_history.push(view);
+        Q_EMIT historyChanged();
+    }
+    update();
+    scheduleRender();
+    Q_EMIT viewChanged();
+}
+
+void MapCanvas::setExtent(const Rect& edges)
+{
+    if (!edges.isValid()) return;
+    const double upp = std::max(edges.width() / std::max(1, width()), edges.height() / std::max(1, height()));
+    setView({QPointF((edges.minx + edges.maxx) / 2, (edges.miny + edges.maxy) / 2), upp});
+}
+
+void MapCanvas::zoomFullExtent()
+{
+    if (!m_map) return;
+    Rect e = m_map->extent;
+    if (!e.isValid()) e = {-1, -1, 1, 1};
+    setExtent(e);
+}
+
+void MapCanvas::zoomIn() { zoomAbout(QPointF(width() / 2.0, height() / 2.0), 1 / 2.0); }
+void MapCanvas::zoomOut() { zoomAbout(QPointF(width() / 2.0, height() / 2.0), 2.0); }
+
+void MapCanvas::zoomAbout(const QPointF& pixel, double factor)
+{
+    // Keep the map point under the cursor where it is.
+    const QPointF anchor = toMap(pixel);
+    const double upp = m_view.unitsPerPixel * factor;
+    const QPointF fromCentre(pixel.x() - width() / 2.0, height() / 2.0 - pixel.y());
+    setView({anchor - fromCentre * upp, upp});
+}
+
+void MapCanvas::back()
+{
+    if (!m_history.canGoBack()) return;
+    setView(m_history.back(), false);
+    Q_EMIT historyChanged();
+}
+
+void MapCanvas::forward()
+{
+    if (!m_history.canGoForward()) return;
+    setView(m_history.forward(), false);
+    Q_EMIT historyChanged();
+}
+
+void MapCanvas::refresh() { startRender(); }
+
+void MapCanvas::scheduleRender() { m_coalesce.start(); }
+
+void MapCanvas::startRender()
+{
+    m_coalesce.stop();
+    if (!m_map || width() <= 0 || height() <= 0) return;
+    if (m_watcher.isRunning() || m_restart) {
+        // Mandelbrot-style restart: abort the stale job, start again when it returns.
+        m_inFlight.cancel();
+        m_restart = true;
+        return;
+    }
+    RenderRequest request;
+    request.bbox = extent();
+    request.width = width();
+    request.height = height();
+    request.layers = m_layers;
+    request.layersGiven = m_layersGiven;
+    request.encode = false;
+    m_inFlight = request.cancel;
+    m_renderExtent = *request.bbox;
+    m_wall.start();
+    const MapDefPtr map = m_map;  // a snapshot: edits never touch a running job
+    TraceSink* sink = m_sink;
+    m_watcher.setFuture(QtConcurrent::run([map, request, sink] { return renderOnWorker(map, request, sink); }));
+    update();
+}
+
+void MapCanvas::renderDone()
+{
+    if (m_restart || m_inFlight.isCancelled()) {
+        m_restart = false;
+        Q_EMIT renderCancelled();
+        startRender();
+        return;
+    }
+    const RenderResult result = m_watcher.result();
+    const double wallMs = m_wall.nsecsElapsed() / 1e6;
+    if (!result.ok()) {
+        Q_EMIT renderFailed(result.error);
+        update();
+        return;
+    }
+    m_image = result.image;
+    m_imageExtent = m_renderExtent;
+    update();
+    if (!result.warnings.isEmpty()) Q_EMIT renderWarnings(result.warnings);
+    Q_EMIT renderFinished(result.trace, wallMs);
+}
+
+void MapCanvas::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const Color bg = m_map ? m_map->imageColor : Color::rgb(255, 255, 255);
+    p.fillRect(rect(), bg.isSet() ? QColor(bg.r, bg.g, bg.b) : QColor(Qt::white));
+    if (!m_image.isNull() && m_imageExtent.isValid()) {
+        // The old image, moved and scaled to where it belongs in the current view.
+        const Rect e = extent();
+        const double upp = m_view.unitsPerPixel;
+        const QRectF target(QPointF((m_imageExtent.minx - e.minx) / upp, (e.maxy - m_imageExtent.maxy) / upp),
+                            QPointF((m_imageExtent.maxx - e.minx) / upp, (e.maxy - m_imageExtent.miny) / upp));
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        p.drawImage(target, m_image);
+    }
+    if (m_watcher.isRunning()) {
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(rect().adjusted(6, 6, -6, -6), Qt::AlignRight | Qt::AlignTop, tr("rendering…"));
+    }
+}
+
+void MapCanvas::resizeEvent(QResizeEvent*)
+{
+    if (m_map) scheduleRender();
+    Q_EMIT viewChanged();
+}
+
+void MapCanvas::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton) return;
+    m_dragging = true;
+    m_dragStart = event->position().toPoint();
+    m_dragView = m_view;
+    setCursor(Qt::ClosedHandCursor);
+}
+
+void MapCanvas::mouseMoveEvent(QMouseEvent* event)
+{
+    Q_EMIT cursorMoved(toMap(event->position()));
+    if (!m_dragging) return;
+    const QPoint d = event->position().toPoint() - m_dragStart;
+    const double upp = m_dragView.unitsPerPixel;
+    setView({m_dragView.centre - QPointF(d.x() * upp, -d.y() * upp), upp}, false);
+}
+
+void MapCanvas::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !m_dragging) return;
+    m_dragging = false;
+    unsetCursor();
+    if (event->position().toPoint() != m_dragStart) {
+        m_history.push(m_view);
+        Q_EMIT historyChanged();
+    }
+}
+
+void MapCanvas::wheelEvent(QWheelEvent* event)
+{
+    const double notches = event->angleDelta().y() / 120.0;
+    if (notches == 0) return;
+    zoomAbout(event->position(), std::pow(kWheelStep, -notches));
+}
+
+}  // namespace maptune

@@ -1,0 +1,105 @@
+#pragma once
+// The map canvas: renders through the engine on a worker thread (QGIS's
+// render-job contract, Qt's mandelbrot restart/abort). A new view cancels the
+// render in flight and the requests coalesce; the last image stays on screen,
+// scaled and shifted to the current view, until the new one arrives.
+
+#include "view_history.h"
+
+#include "geo/crs.h"
+#include "mapfile/map_def.h"
+#include "render/render_request.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QImage>
+#include <QTimer>
+#include <QWidget>
+
+namespace maptune {
+
+class MapCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit MapCanvas(QWidget* parent = nullptr);
+    ~MapCanvas() override;
+
+    // A new map; keepView keeps the current view (live preview of edits),
+    // otherwise the view zooms to the map's EXTENT.
+    void setMap(MapDefPtr map, bool keepView = false);
+    MapDefPtr map() const { return m_map; }
+    // The layers to draw (RenderRequest::layers); unset: as the mapfile says.
+    void setVisibleLayers(const QStringList& layers);
+    void setTraceSink(TraceSink* sink) { m_sink = sink; }
+
+    Rect extent() const;                   // image edges of the current view
+    CanvasView view() const { return m_view; }
+    void setView(const CanvasView& view, bool remember = true);
+    void setExtent(const Rect& edges);     // fitted to the widget's aspect
+    QPointF toMap(const QPointF& pixel) const;
+    double scaleDenominator() const;
+    const Crs& crs() const { return m_crs; }
+
+    const QImage& image() const { return m_image; }   // the last finished render
+    bool isRendering() const { return m_watcher.isRunning(); }
+    bool canGoBack() const { return m_history.canGoBack(); }
+    bool canGoForward() const { return m_history.canGoForward(); }
+
+public Q_SLOTS:
+    void zoomFullExtent();
+    void zoomIn();
+    void zoomOut();
+    void back();
+    void forward();
+    void refresh();
+
+Q_SIGNALS:
+    void renderFinished(const maptune::Trace& trace, double wallMs);
+    void renderFailed(const QString& error);
+    void renderCancelled();
+    void renderWarnings(const QStringList& warnings);
+    void viewChanged();                    // extent or scale changed
+    void cursorMoved(const QPointF& mapPoint);
+    void historyChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+
+private:
+    void scheduleRender();
+    void startRender();
+    void renderDone();
+    void zoomAbout(const QPointF& pixel, double factor);
+    Rect extentOf(const CanvasView& view) const;
+
+    MapDefPtr m_map;
+    Crs m_crs;
+    QString m_units;
+    QStringList m_layers;
+    bool m_layersGiven = false;
+    TraceSink* m_sink = nullptr;
+
+    CanvasView m_view;
+    ViewHistory m_history;
+
+    QImage m_image;
+    Rect m_imageExtent;                    // the view m_image was drawn for
+    Rect m_renderExtent;                   // the view of the job in flight
+
+    QFutureWatcher<RenderResult> m_watcher;
+    CancelToken m_inFlight;
+    bool m_restart = false;                // a newer view waits for the worker
+    QTimer m_coalesce;
+    QElapsedTimer m_wall;
+
+    QPoint m_dragStart;
+    CanvasView m_dragView;
+    bool m_dragging = false;
+};
+
+}  // namespace maptune

@@ -1,0 +1,183 @@
+#include "map_document.h"
+
+#include "mapfile/map_loader.h"
+#include "mapfile/map_validator.h"
+#include "mapfile/map_writer.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QPlainTextDocumentLayout>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+namespace maptune {
+
+namespace {
+
+constexpr int kPreviewDelayMs = 400;
+constexpr int kAutosaveMs = 30000;
+
+bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error) *error = QObject::tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    file.write(bytes);
+    if (!file.commit()) {
+        if (error) *error = QObject::tr("cannot save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+QByteArray readAll(const QString& path, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = QObject::tr("cannot open %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
+        return {};
+    }
+    return f.readAll();
+}
+
+}  // namespace
+
+MapDocument::MapDocument(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<maptune::Diagnostics>();
+    qRegisterMetaType<maptune::MapDefPtr>();
+    m_text.setDocumentLayout(new QPlainTextDocumentLayout(&m_text));
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kPreviewDelayMs);
+    m_autosave.setInterval(kAutosaveMs);
+    connect(&m_debounce, &QTimer::timeout, this, &MapDocument::compileNow);
+    connect(&m_text, &QTextDocument::contentsChanged, this, [this] { m_debounce.start(); });
+    connect(&m_text, &QTextDocument::modificationChanged, this, &MapDocument::modificationChanged);
+    connect(&m_autosave, &QTimer::timeout, this, [this] {
+        if (isModified()) writeAutosave(nullptr);
+    });
+    m_autosave.start();
+}
+
+void MapDocument::setPath(const QString& path)
+{
+    m_path = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
+    Q_EMIT pathChanged(m_path);
+}
+
+bool MapDocument::open(const QString& path, QString* error)
+{
+    QString readError;
+    const QByteArray bytes = readAll(path, &readError);
+    if (!readError.isEmpty()) {
+        if (error) *error = readError;
+        return false;
+    }
+    setText(QString::fromUtf8(bytes), path);
+    return true;
+}
+
+void MapDocument::setText(const QString& text, const QString& virtualPath)
+{
+    setPath(virtualPath);
+    m_lastGood.reset();
+    m_freshFile = true;
+    m_text.setPlainText(text);
+    m_text.clearUndoRedoStacks();
+    m_text.setModified(false);
+    compileNow();
+}
+
+bool MapDocument::save(QString* error)
+{
+    if (m_path.isEmpty()) {
+        if (error) *error = tr("the map has no file name yet: use Save As");
+        return false;
+    }
+    return saveAs(m_path, error);
+}
+
+bool MapDocument::saveAs(const QString& path, QString* error)
+{
+    if (!writeAtomically(path, m_text.toPlainText().toUtf8(), error)) return false;
+    discardAutosave();
+    if (QFileInfo(path).absoluteFilePath() != m_path) setPath(path);
+    m_text.setModified(false);
+    compileNow();
+    return true;
+}
+
+QString MapDocument::autosavePath(const QString& path)
+{
+    if (!path.isEmpty()) return path + QStringLiteral(".autosave");
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir + QStringLiteral("/untitled.map.autosave");
+}
+
+bool MapDocument::hasRecovery(const QString& path)
+{
+    const QFileInfo autosave(autosavePath(path));
+    if (!autosave.exists()) return false;
+    const QFileInfo file(path);
+    if (file.exists() && autosave.lastModified() < file.lastModified()) return false;
+    QFile a(autosave.filePath()), f(path);
+    if (!a.open(QIODevice::ReadOnly)) return false;
+    if (!f.open(QIODevice::ReadOnly)) return true;
+    return a.readAll() != f.readAll();
+}
+
+bool MapDocument::recover(QString* error)
+{
+    QString readError;
+    const QByteArray bytes = readAll(autosavePath(m_path), &readError);
+    if (!readError.isEmpty()) {
+        if (error) *error = readError;
+        return false;
+    }
+    // One undoable replacement, and the document counts as edited.
+    QTextCursor cursor(&m_text);
+    cursor.select(QTextCursor::Document);
+    cursor.insertText(QString::fromUtf8(bytes));
+    m_text.setModified(true);
+    compileNow();
+    return true;
+}
+
+bool MapDocument::writeAutosave(QString* error)
+{
+    return writeAtomically(autosavePath(m_path), m_text.toPlainText().toUtf8(), error);
+}
+
+void MapDocument::discardAutosave() { QFile::remove(autosavePath(m_path)); }
+
+bool MapDocument::compileNow()
+{
+    m_debounce.stop();
+    LoadResult loaded = parseMapText(m_text.toPlainText().toUtf8(), m_path);
+    Diagnostics diagnostics = loaded.diagnostics;
+    if (loaded.map && !hasErrors(diagnostics)) diagnostics += validateMap(*loaded.map);
+    m_diagnostics = diagnostics;
+    Q_EMIT diagnosticsChanged(m_diagnostics);
+    if (!loaded.map || hasErrors(diagnostics)) return false;  // keep showing the last good map
+    m_lastGood = std::move(loaded.map);
+    const bool sameFile = !m_freshFile;
+    m_freshFile = false;
+    Q_EMIT mapChanged(m_lastGood, sameFile);
+    return true;
+}
+
+QString MapDocument::formatted(QString* error) const
+{
+    const LoadResult loaded = parseMapText(m_text.toPlainText().toUtf8(), m_path);
+    if (!loaded.map || hasErrors(loaded.diagnostics)) {
+        if (error) *error = tr("the mapfile has errors: fix them before formatting");
+        return {};
+    }
+    return writeMapFile(*loaded.map);
+}
+
+}  // namespace maptune

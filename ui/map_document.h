@@ -1,0 +1,71 @@
+#pragma once
+// The mapfile being edited: its text (a QTextDocument the editor shows), its
+// path, atomic saves (QSaveFile), autosave and crash recovery, and the live
+// preview — the text is parsed and validated after a pause in typing, and
+// only a map without errors replaces the last good one.
+
+#include "mapfile/diagnostic.h"
+#include "mapfile/map_def.h"
+
+#include <QObject>
+#include <QTextDocument>
+#include <QTimer>
+
+namespace maptune {
+
+class MapDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit MapDocument(QObject* parent = nullptr);
+
+    QTextDocument* textDocument() { return &m_text; }
+    QString path() const { return m_path; }
+    QString text() const { return m_text.toPlainText(); }
+    bool isModified() const { return m_text.isModified(); }
+
+    // Replaces the document (not undoable) and compiles it at once.
+    bool open(const QString& path, QString* error);
+    void setText(const QString& text, const QString& virtualPath = {});
+    // Atomic: written to a temporary file and renamed over the target.
+    bool save(QString* error);
+    bool saveAs(const QString& path, QString* error);
+
+    // Autosave lives next to the file ("<file>.autosave"), or in the app data
+    // folder for an untitled map.
+    static QString autosavePath(const QString& path);
+    // An autosave newer than the file and with different text: a crashed session.
+    static bool hasRecovery(const QString& path);
+    bool recover(QString* error);      // loads the autosave text as unsaved edits
+    bool writeAutosave(QString* error);
+    void discardAutosave();
+    void setAutosaveInterval(int ms) { m_autosave.setInterval(ms); }
+    void setPreviewDelay(int ms) { m_debounce.setInterval(ms); }
+
+    // Parses and validates now; returns true when the text gave a good map.
+    bool compileNow();
+    MapDefPtr lastGoodMap() const { return m_lastGood; }
+    const Diagnostics& diagnostics() const { return m_diagnostics; }
+    // Canonical text of the current text (writeMapFile); empty when it does not parse.
+    QString formatted(QString* error) const;
+
+Q_SIGNALS:
+    void diagnosticsChanged(const maptune::Diagnostics& diagnostics);
+    // A new good map from the text; `sameFile` is false after open().
+    void mapChanged(maptune::MapDefPtr map, bool sameFile);
+    void modificationChanged(bool modified);
+    void pathChanged(const QString& path);
+
+private:
+    void setPath(const QString& path);
+
+    QTextDocument m_text;
+    QString m_path;
+    QTimer m_debounce;
+    QTimer m_autosave;
+    MapDefPtr m_lastGood;
+    Diagnostics m_diagnostics;
+    bool m_freshFile = true;
+};
+
+}  // namespace maptune
+
