@@ -21,6 +21,7 @@
 #include <QProcess>
 #include <QtTest>
 
+#include <QMutex>
 #include <QThread>
 
 #include <algorithm>
@@ -164,8 +165,10 @@ private Q_SLOTS:
     void closeConnectionAlways();
     void errorsAreClearAndLeakNothing_data();
     void errorsAreClearAndLeakNothing();
+    void loadNeverExceedsPoolSize();
     void explainAndCheck();
     void rendersWithDbTraces();
+    void failingLayerDoesNotStopOthers();
     void recoversAfterServerRestart();
 
 private:
@@ -585,6 +588,53 @@ void TestPostgis::errorsAreClearAndLeakNothing()
     QVERIFY(s.open <= 1);
 }
 
+void TestPostgis::loadNeverExceedsPoolSize()
+{
+    PgConnectionPool& pool = PgConnectionPool::instance();
+    const int oldMax = pool.maxPerKey(), oldTimeout = pool.acquireTimeoutMs();
+    pool.setMaxPerKey(3);
+    pool.setAcquireTimeoutMs(10000);
+    const LayerDef l = pgLayer(QStringLiteral("geom from roads using srid=4326"), {}, QStringLiteral("load"));
+    std::atomic_int failures = 0, done = 0;
+    QString firstError;
+    QMutex errorMutex;
+    std::vector<std::unique_ptr<QThread>> threads;
+    for (int t = 0; t < 8; ++t) {
+        threads.emplace_back(QThread::create([&] {
+            for (int i = 0; i < 15; ++i) {
+                const QueryResult r = runQuery(l, {-1, -1, 120, 120}, {"name"});
+                if (!r.ok || r.features.size() < 3) {
+                    ++failures;
+                    QMutexLocker lock(&errorMutex);
+                    if (firstError.isEmpty()) firstError = r.error;
+                }
+            }
+            ++done;
+        }));
+        threads.back()->start();
+    }
+    int maxServer = 0, maxPool = 0;
+    while (done < 8) {
+        PGresult* r = PQexec(m_admin, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'load'");
+        maxServer = std::max(maxServer, QByteArray(PQgetvalue(r, 0, 0)).toInt());
+        PQclear(r);
+        maxPool = std::max(maxPool, pool.stats(l.connection).open);
+        QThread::msleep(2);
+    }
+    for (auto& t : threads) QVERIFY(t->wait(10000));
+    QVERIFY2(failures == 0, qPrintable(firstError));
+    QVERIFY(maxServer >= 1);
+    QVERIFY2(maxServer <= 3, qPrintable(QString::number(maxServer)));
+    QVERIFY(maxPool <= 3);
+    const PgPoolStats s = pool.stats(l.connection);
+    QVERIFY(s.connects <= 3);
+    QCOMPARE(s.reuses + s.connects, qint64(8 * 15));
+    qInfo("8 threads x 15 draws on a pool of 3: %lld connects, %lld waits, at most %d server connections",
+          s.connects, s.waits, maxServer);
+    pool.setMaxPerKey(oldMax);
+    pool.setAcquireTimeoutMs(oldTimeout);
+}
+
 void TestPostgis::explainAndCheck()
 {
     MapDef map;
@@ -648,6 +698,38 @@ void TestPostgis::rendersWithDbTraces()
     QCOMPARE(lt.db[0].params.size(), 4);
     QVERIFY(!lt.db[0].sql.contains(kPassword));
     QVERIFY(r.trace.dbMs() > 0);
+}
+
+// A database that cannot be reached fails its layer only, quickly.
+void TestPostgis::failingLayerDoesNotStopOthers()
+{
+    auto m = std::make_shared<MapDef>();
+    m->width = 50;
+    m->height = 50;
+    m->extent = {-0.5, -0.5, 2.5, 2.5};
+    ClassDef c;
+    StyleDef s;
+    s.color = Color::rgb(0, 0, 255);
+    c.styles << s;
+    LayerDef down = pgLayer(QStringLiteral("geom from roads using srid=4326"));
+    down.name = QStringLiteral("down");
+    down.connection = QStringLiteral("host=127.0.0.1 port=1 dbname=x password=%1").arg(kPassword);
+    down.classes << c;
+    LayerDef up = pgLayer(QStringLiteral("geom from roads using srid=4326"));
+    up.name = QStringLiteral("up");
+    up.classes << c;
+    m->layers << down << up;
+    QElapsedTimer timer;
+    timer.start();
+    const RenderResult r = MapRenderer(m).render({});
+    QVERIFY(timer.elapsed() < 6000);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.trace.layers.size(), 2);
+    QVERIFY2(r.trace.layers[0].error.contains("layer 'down'") && r.trace.layers[0].error.contains("cannot connect"),
+             qPrintable(r.trace.layers[0].error));
+    QVERIFY(!r.trace.layers[0].error.contains(kPassword));
+    QVERIFY(r.trace.layers[1].error.isEmpty());
+    QCOMPARE(r.trace.layers[1].features, qint64(2));
 }
 
 // Last: a real stop and start of the cluster.
