@@ -5,6 +5,7 @@
 #include "render/feature_classifier.h"
 #include "render/label_cache.h"
 #include "render/polygon_fill.h"
+#include "render/scale_tokens.h"
 #include "render/symbol_painter.h"
 
 #include <QPainter>
@@ -231,7 +232,7 @@ QPointF labelPoint(const DrawItem& item)
 }  // namespace
 
 VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const LayerDef& layer, const MapView& view, LabelCache& labels)
-    : m_map(map), m_layer(layer), m_view(view), m_labels(labels)
+    : m_map(map), m_layer(ScaleTokens::apply(layer, view.scaleDenom)), m_view(view), m_labels(labels)
 {
 }
 

@@ -24,7 +24,7 @@ public:
 
 private:
     const MapDef& m_map;
-    const LayerDef& m_layer;
+    LayerDef m_layer;  // with SCALETOKENs substituted for the view's scale
     const MapView& m_view;
     LabelCache& m_labels;
 };

@@ -4,6 +4,7 @@
 
 #include "render/engine.h"
 #include "render/map_renderer.h"
+#include "render/scale_tokens.h"
 
 #include <QtTest>
 
@@ -194,6 +195,56 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 50, 51), qRgb(255, 255, 255));
         QCOMPARE(pixel(r, 49, 51), qRgb(255, 255, 255));
         QVERIFY(qRed(pixel(r, 50, 50)) < 140);
+    }
+
+    void scaleTokensPickValueByScale_data()
+    {
+        QTest::addColumn<double>("scale");
+        QTest::addColumn<QString>("data");
+        QTest::addColumn<int>("filterType");
+        QTest::addColumn<QString>("filterText");
+        // Entries apply from their minimum scale up to the next entry's.
+        QTest::newRow("below first") << 100.0 << "a.shp" << int(ExpressionDef::Type::Logical) << "[ID]=1";
+        QTest::newRow("exactly second") << 25000.0 << "b.shp" << int(ExpressionDef::Type::Regex) << "^x";
+        QTest::newRow("above last") << 1e9 << "c.shp" << int(ExpressionDef::Type::None) << "";
+    }
+    void scaleTokensPickValueByScale()
+    {
+        QFETCH(double, scale);
+        QFETCH(QString, data);
+        QFETCH(int, filterType);
+        QFETCH(QString, filterText);
+        LayerDef l;
+        l.data = "%shp%";
+        l.filter = {ExpressionDef::Type::String, "%f%"};
+        ScaleTokenDef shp{"%shp%", {{"0", "a.shp"}, {"25000", "b.shp"}, {"35000", "c.shp"}}};
+        ScaleTokenDef flt{"%f%", {{"0", "([ID]=1)"}, {"25000", "/^x/"}, {"600000", ""}}};
+        l.scaleTokens = {shp, flt};
+        const LayerDef out = ScaleTokens::apply(l, scale);
+        QCOMPARE(out.data, data);
+        QCOMPARE(int(out.filter.type), filterType);
+        QCOMPARE(out.filter.text, filterText);
+    }
+
+    void scaleTokenFilterSelectsFeatures()
+    {
+        // The map is at about 1:378 (1 unit per pixel, 100 px): the "0" entry
+        // applies, so only the feature with ID 1 passes the FILTER.
+        auto m = baseMap();
+        LayerDef l = polygonLayer("p", "POLYGON((10 10, 40 10, 40 40, 10 40, 10 10))", Color::rgb(255, 0, 0));
+        l.features[0].items = "1";
+        InlineFeatureDef b;
+        b.wkt = "POLYGON((60 60, 90 60, 90 90, 60 90, 60 60))";
+        b.items = "2";
+        l.features << b;
+        l.processing << "ITEMS=ID";
+        l.filter = {ExpressionDef::Type::String, "%f%"};
+        l.scaleTokens = {ScaleTokenDef{"%f%", {{"0", "([ID]=1)"}, {"1000000", "([ID]=2)"}}}};
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, 25, 75), qRgb(255, 0, 0));       // map (25, 25): ID 1
+        QCOMPARE(pixel(r, 75, 25), qRgb(255, 255, 255));   // map (75, 75): ID 2 filtered out
     }
 
     void classExpressionSelectsStyle()
