@@ -165,6 +165,7 @@ private Q_SLOTS:
     void closeConnectionAlways();
     void errorsAreClearAndLeakNothing_data();
     void errorsAreClearAndLeakNothing();
+    void statementTimeout();
     void loadNeverExceedsPoolSize();
     void explainAndCheck();
     void rendersWithDbTraces();
@@ -586,6 +587,24 @@ void TestPostgis::errorsAreClearAndLeakNothing()
     QCOMPARE(s.inUse, 0);         // every lease came back...
     QVERIFY(s.open == s.idle);    // ...and nothing is open beyond the idle ones
     QVERIFY(s.open <= 1);
+}
+
+void TestPostgis::statementTimeout()
+{
+    PgConnectionPool& pool = PgConnectionPool::instance();
+    pool.setStatementTimeoutMs(200);  // applies to connections opened from now on
+    const LayerDef l = pgLayer(QStringLiteral("geom from (select *, pg_sleep(2) from roads where gid = 1) as r using unique gid using srid=4326"),
+                               {}, QStringLiteral("slow"));
+    QElapsedTimer timer;
+    timer.start();
+    const QueryResult r = runQuery(l, {-1, -1, 2, 2});
+    pool.setStatementTimeoutMs(0);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains("statement timeout"), qPrintable(r.error));
+    QVERIFY(timer.elapsed() < 1500);
+    const PgPoolStats s = pool.stats(l.connection);
+    QCOMPARE(s.inUse, 0);
+    QCOMPARE(s.idle, 1);  // a cancelled statement leaves the connection usable
 }
 
 void TestPostgis::loadNeverExceedsPoolSize()
