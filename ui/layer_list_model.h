@@ -15,7 +15,7 @@ namespace maptune {
 class LayerListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, TypeColumn, SourceColumn, TimeColumn, ColumnCount };
+    enum Column { NameColumn, TypeColumn, TimeColumn, SourceColumn, ColumnCount };
 
     explicit LayerListModel(QObject* parent = nullptr);
 

@@ -123,6 +123,15 @@ void MainWindow::createDocks()
     timings->raise();
 }
 
+bool MainWindow::raiseDock(const QString& name)
+{
+    auto* dock = findChild<QDockWidget*>(name + QStringLiteral("Dock"));
+    if (!dock) return false;
+    dock->show();
+    dock->raise();
+    return true;
+}
+
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));

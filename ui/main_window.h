@@ -33,6 +33,9 @@ public:
     static QString startupFile();
     static QString demoMapPath();
 
+    // Brings a dock to the front: "layers", "editor", "lut", "timings", "server".
+    bool raiseDock(const QString& name);
+
     MapCanvas* canvas() const { return m_canvas; }
     MapDocument* document() const { return m_document; }
     LayerListModel* layerModel() const { return m_layerModel; }

@@ -129,7 +129,7 @@ void TimingsPanel::replotTotals()
         maxMs = std::max(maxMs, m_totals[i]);
     }
     m_totalGraph->setData(keys, values, true);
-    m_total->xAxis->setRange(double(first), double(std::max<qint64>(first + 10, m_count)));
+    m_total->xAxis->setRange(first - 0.5, std::max<double>(first + 9.5, m_count + 0.5));
     m_total->yAxis->setRange(0, maxMs * 1.15);
     m_total->replot(QCustomPlot::rpQueuedReplot);
 }
