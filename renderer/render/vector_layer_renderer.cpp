@@ -51,6 +51,26 @@ QPolygonF simplifyPixels(const QPolygonF& in, bool ring)
     return out;
 }
 
+// TYPE CIRCLE: a feature's first two points are opposite corners of the
+// circle's bounding box (MapServer: centre between them, radius from the x
+// distance, or the y distance when that is 0). Returns an empty ring if
+// there is no circle. The centre is snapped to whole pixels
+// (MS_MAP2IMAGE_X/Y round), the radius is not.
+QPolygonF circleRing(const QList<QPolygonF>& parts)
+{
+    QPolygonF pts;
+    for (const QPolygonF& part : parts) pts << part;
+    if (pts.size() < 2) return {};
+    QPointF c = (pts[0] + pts[1]) / 2;
+    double r = std::abs(c.x() - pts[0].x());
+    if (r == 0) r = std::abs(c.y() - pts[0].y());
+    if (r == 0) return {};
+    c = QPointF(std::round(c.x()), std::round(c.y()));
+    QPainterPath path;
+    path.addEllipse(c, r, r);
+    return path.toFillPolygon();
+}
+
 QColor toQColor(const Color& c, double opacity = 1.0)
 {
     if (!c.isSet()) return {};
@@ -313,7 +333,12 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
             }
             if (!poly.isEmpty()) item.parts << poly;
         }
-        if (item.type == Geometry::Type::Line || item.type == Geometry::Type::Polygon) {
+        if (m_layer.type == LayerType::Circle) {
+            const QPolygonF ring = circleRing(item.parts);
+            item.type = Geometry::Type::Polygon;
+            item.parts.clear();
+            if (!ring.isEmpty()) item.parts << ring;
+        } else if (item.type == Geometry::Type::Line || item.type == Geometry::Type::Polygon) {
             QList<QPolygonF> kept;
             for (const QPolygonF& part : std::as_const(item.parts)) {
                 QPolygonF simple = simplifyPixels(part, item.type == Geometry::Type::Polygon);

@@ -247,6 +247,27 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 75, 25), qRgb(255, 255, 255));   // map (75, 75): ID 2 filtered out
     }
 
+    void circleLayerUsesBoundingBox()
+    {
+        // TYPE CIRCLE: the two points are opposite corners of the bounding box:
+        // centre (40, 40), radius 20 map units = 20 px.
+        auto m = baseMap();
+        LayerDef l = polygonLayer("c", {}, Color::rgb(0, 0, 0));
+        l.type = LayerType::Circle;
+        l.features[0].wkt.clear();
+        l.features[0].parts = {{{20, 20}, {60, 60}}};
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        // map (40, 40) is pixel (39.5, 59.5), snapped to (40, 60) as MapServer does.
+        QCOMPARE(pixel(r, 40, 60), qRgb(0, 0, 0));
+        QCOMPARE(pixel(r, 55, 60), qRgb(0, 0, 0));          // 15 px east: inside
+        QCOMPARE(pixel(r, 40, 46), qRgb(0, 0, 0));          // 14 px north: inside
+        QCOMPARE(pixel(r, 65, 60), qRgb(255, 255, 255));    // 25 px east: outside
+        QCOMPARE(pixel(r, 56, 44), qRgb(255, 255, 255));    // 22.6 px diagonal: outside
+        QCOMPARE(pixel(r, 21, 77), qRgb(255, 255, 255));    // corner of the bounding square
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
