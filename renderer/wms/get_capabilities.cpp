@@ -1,13 +1,316 @@
-// WMS GetCapabilities.
+// WMS GetCapabilities in MapServer's layout (msWMSGetCapabilities): element
+// names, order and optional parts follow mapwms.cpp so that clients and the
+// msautotest references see the same document.
 
-#include "wms/wms_context.h"
+#include "wms/capabilities_writer.h"
+#include "wms/ows_layer_info.h"
+
+#include "encode/output_format.h"
 
 namespace maptune {
 
+namespace {
+
+const char* const kXlink = "http://www.w3.org/1999/xlink";
+
+// MapServer 8's built-in output formats as advertised (msApplyDefaultOutputFormats),
+// driver family first: what WMS clients of a MapServer expect to see listed.
+struct AdvertisedFormat {
+    const char* name;
+    const char* mime;
+    bool image;  // listed for GetLegendGraphic too
+};
+const AdvertisedFormat kDefaultFormats[] = {
+    {"png", "image/png", true},
+    {"jpeg", "image/jpeg", true},
+    {"png8", "image/png; mode=8bit", true},
+    {"jpegpng", "image/vnd.jpeg-png", true},
+    {"jpegpng8", "image/vnd.jpeg-png8", true},
+    {"pdf", "application/x-pdf", false},
+    {"svg", "image/svg+xml", false},
+    {"GTiff", "image/tiff", false},
+    {"kml", "application/vnd.google-earth.kml+xml", false},
+    {"kmz", "application/vnd.google-earth.kmz", false},
+    {"mvt", "application/vnd.mapbox-vector-tile", false},
+    {"mvtpbf", "application/x-protobuf", false},
+    {"geojson", "application/json", false},
+};
+// Formats msSelectOutputFormat can create on demand from a name or MIME type.
+const AdvertisedFormat kOnDemandFormats[] = {
+    {"png24", "image/png; mode=24bit", true},
+};
+
+bool imageDriver(const QString& driver)
+{
+    return driver.startsWith(QLatin1String("AGG/"), Qt::CaseInsensitive)
+           || driver.startsWith(QLatin1String("GD/"), Qt::CaseInsensitive);
+}
+
+void addUnique(QStringList& list, const QString& mime)
+{
+    if (!mime.isEmpty() && !list.contains(mime, Qt::CaseInsensitive)) list << mime;
+}
+
+// msGetOutputFormatMimeListWMS / msGetOutputFormatMimeListImg.
+QStringList formatList(const MapDef& map, bool imagesOnly)
+{
+    QStringList all;
+    QStringList userNames;
+    for (const OutputFormatDef& f : map.outputFormats) {
+        userNames << f.name;
+        if (!imagesOnly || imageDriver(f.driver)) addUnique(all, f.mimeType);
+    }
+    for (const AdvertisedFormat& f : kDefaultFormats)
+        if (!userNames.contains(QLatin1String(f.name), Qt::CaseInsensitive) && (!imagesOnly || f.image))
+            addUnique(all, QLatin1String(f.mime));
+    const auto wanted = map.web.metadata.value(QStringLiteral("wms_getmap_formatlist"));
+    if (imagesOnly || !wanted || wanted->trimmed().isEmpty()) return all;
+
+    QStringList out;
+    for (QString token : wanted->split(QLatin1Char(','))) {
+        token = token.trimmed();
+        for (const OutputFormatDef& f : map.outputFormats)
+            if (f.name.compare(token, Qt::CaseInsensitive) == 0 || f.mimeType.compare(token, Qt::CaseInsensitive) == 0)
+                token = f.mimeType;
+        if (all.contains(token, Qt::CaseInsensitive)) {
+            addUnique(out, token);
+            continue;
+        }
+        for (const auto* table : {kDefaultFormats, kOnDemandFormats}) {
+            const int n = table == kDefaultFormats ? int(std::size(kDefaultFormats)) : int(std::size(kOnDemandFormats));
+            for (int i = 0; i < n; ++i)
+                if (token.compare(QLatin1String(table[i].name), Qt::CaseInsensitive) == 0
+                    || token.compare(QLatin1String(table[i].mime), Qt::CaseInsensitive) == 0)
+                    addUnique(out, QLatin1String(table[i].mime));
+        }
+    }
+    return out;
+}
+
+void onlineResource(QXmlStreamWriter& xml, const QString& href)
+{
+    xml.writeStartElement(QStringLiteral("OnlineResource"));
+    xml.writeAttribute(QStringLiteral("xmlns:xlink"), QLatin1String(kXlink));
+    xml.writeAttribute(QStringLiteral("xlink:href"), href);
+    xml.writeEndElement();
+}
+
+void requestCap(CapabilitiesWriter& w, const QString& name, const QStringList& formats)
+{
+    QXmlStreamWriter& xml = w.xml;
+    xml.writeStartElement(name);
+    for (const QString& f : formats) w.text(QStringLiteral("Format"), f);
+    xml.writeStartElement(QStringLiteral("DCPType"));
+    xml.writeStartElement(QStringLiteral("HTTP"));
+    for (const char* method : {"Get", "Post"}) {
+        xml.writeStartElement(QLatin1String(method));
+        onlineResource(xml, w.url);
+        xml.writeEndElement();
+    }
+    xml.writeEndElement();
+    xml.writeEndElement();
+    xml.writeEndElement();
+}
+
+// msOWSPrintContactInfo.
+void contactInformation(CapabilitiesWriter& w)
+{
+    const KeyValues& md = w.ctx.map.web.metadata;
+    const auto get = [&](const char* key) { return wmsMetadata(md, QLatin1String(key)); };
+    const auto put = [&](const char* element, const char* key) {
+        if (auto v = get(key)) w.text(QLatin1String(element), *v);
+    };
+    w.xml.writeStartElement(QStringLiteral("ContactInformation"));
+    if (get("contactperson") || get("contactorganization")) {
+        w.xml.writeStartElement(QStringLiteral("ContactPersonPrimary"));
+        put("ContactPerson", "contactperson");
+        put("ContactOrganization", "contactorganization");
+        w.xml.writeEndElement();
+    }
+    put("ContactPosition", "contactposition");
+    if (get("addresstype") || get("address") || get("city") || get("stateorprovince") || get("postcode") || get("country")) {
+        w.xml.writeStartElement(QStringLiteral("ContactAddress"));
+        put("AddressType", "addresstype");
+        put("Address", "address");
+        put("City", "city");
+        put("StateOrProvince", "stateorprovince");
+        put("PostCode", "postcode");
+        put("Country", "country");
+        w.xml.writeEndElement();
+    }
+    put("ContactVoiceTelephone", "contactvoicetelephone");
+    put("ContactFacsimileTelephone", "contactfacsimiletelephone");
+    put("ContactElectronicMailAddress", "contactelectronicmailaddress");
+    w.xml.writeEndElement();
+}
+
+void service(CapabilitiesWriter& w)
+{
+    const MapDef& map = w.ctx.map;
+    const KeyValues& md = map.web.metadata;
+    QXmlStreamWriter& xml = w.xml;
+    xml.writeStartElement(QStringLiteral("Service"));
+    w.text(QStringLiteral("Name"), w.v130() ? QStringLiteral("WMS") : QStringLiteral("OGC:WMS"));
+    w.text(QStringLiteral("Title"), wmsMetadata(md, QStringLiteral("title")).value_or(map.name));
+    if (auto v = wmsMetadata(md, QStringLiteral("abstract"))) w.text(QStringLiteral("Abstract"), *v);
+    w.keywordList(md, QStringLiteral("keywordlist"));
+    onlineResource(xml, wmsMetadata(md, QStringLiteral("service_onlineresource")).value_or(w.url));
+    contactInformation(w);
+    if (auto v = wmsMetadata(md, QStringLiteral("fees"))) w.text(QStringLiteral("Fees"), *v);
+    if (auto v = wmsMetadata(md, QStringLiteral("accessconstraints"))) w.text(QStringLiteral("AccessConstraints"), *v);
+    if (w.v130()) {
+        if (auto v = wmsMetadata(md, QStringLiteral("layerlimit"))) w.text(QStringLiteral("LayerLimit"), *v);
+        w.text(QStringLiteral("MaxWidth"), QString::number(map.maxSize));
+        w.text(QStringLiteral("MaxHeight"), QString::number(map.maxSize));
+    }
+    xml.writeEndElement();
+}
+
+QStringList featureInfoFormats(const MapDef& map)
+{
+    auto list = map.web.metadata.value(QStringLiteral("wms_getfeatureinfo_formatlist"));
+    if (!list) list = wmsMetadata(map.web.metadata, QStringLiteral("feature_info_mime_type"));
+    if (!list || list->trimmed().isEmpty()) return {QStringLiteral("text/plain"), QStringLiteral("application/vnd.ogc.gml")};
+    QStringList out;
+    for (const QString& t : list->split(QLatin1Char(',')))
+        if (!t.trimmed().isEmpty()) out << t.trimmed();
+    if (!list->contains(QLatin1String("GML"), Qt::CaseInsensitive)) out << QStringLiteral("application/vnd.ogc.gml");
+    if (!list->contains(QLatin1String("text/plain"), Qt::CaseInsensitive) && !list->contains(QLatin1String("MIME"), Qt::CaseInsensitive))
+        out << QStringLiteral("text/plain");
+    return out;
+}
+
+void requests(CapabilitiesWriter& w)
+{
+    const MapDef& map = w.ctx.map;
+    const auto on = [&](const char* r, bool anyLayer = false) { return requestEnabledForMap(map, QLatin1String(r), anyLayer); };
+    w.xml.writeStartElement(QStringLiteral("Request"));
+    if (on("GetCapabilities", true))
+        requestCap(w, QStringLiteral("GetCapabilities"),
+                   {w.v130() ? QStringLiteral("text/xml") : QStringLiteral("application/vnd.ogc.wms_xml")});
+    if (on("GetMap")) requestCap(w, QStringLiteral("GetMap"), formatList(map, false));
+    if (on("GetFeatureInfo")) requestCap(w, QStringLiteral("GetFeatureInfo"), featureInfoFormats(map));
+    const bool sld = wmsMetadata(map.web.metadata, QStringLiteral("sld_enabled")).value_or(QStringLiteral("true"))
+                         .compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
+    if (sld) {
+        if (on("DescribeLayer"))
+            requestCap(w, w.v130() ? QStringLiteral("sld:DescribeLayer") : QStringLiteral("DescribeLayer"), {QStringLiteral("text/xml")});
+        if (w.version >= Wms111) {
+            if (on("GetLegendGraphic"))
+                requestCap(w, w.v130() ? QStringLiteral("sld:GetLegendGraphic") : QStringLiteral("GetLegendGraphic"),
+                           formatList(map, true));
+            if (on("GetStyles"))
+                requestCap(w, w.v130() ? QStringLiteral("ms:GetStyles") : QStringLiteral("GetStyles"), {QStringLiteral("text/xml")});
+        }
+    }
+    w.xml.writeEndElement();
+
+    w.xml.writeStartElement(QStringLiteral("Exception"));
+    const QStringList exceptions = w.v130()
+        ? QStringList{QStringLiteral("XML"), QStringLiteral("INIMAGE"), QStringLiteral("BLANK")}
+        : QStringList{QStringLiteral("application/vnd.ogc.se_xml"), QStringLiteral("application/vnd.ogc.se_inimage"),
+                      QStringLiteral("application/vnd.ogc.se_blank")};
+    for (const QString& f : exceptions) w.text(QStringLiteral("Format"), f);
+    w.xml.writeEndElement();
+    if (!w.v130()) w.xml.writeEmptyElement(QStringLiteral("VendorSpecificCapabilities"));
+    if (sld) {
+        w.xml.writeEmptyElement(w.v130() ? QStringLiteral("sld:UserDefinedSymbolization") : QStringLiteral("UserDefinedSymbolization"));
+        w.xml.writeAttribute(QStringLiteral("SupportSLD"), QStringLiteral("1"));
+        w.xml.writeAttribute(QStringLiteral("UserLayer"), QStringLiteral("0"));
+        w.xml.writeAttribute(QStringLiteral("UserStyle"), QStringLiteral("1"));
+        w.xml.writeAttribute(QStringLiteral("RemoteWFS"), QStringLiteral("0"));
+        if (w.v130()) {
+            w.xml.writeAttribute(QStringLiteral("InlineFeature"), QStringLiteral("0"));
+            w.xml.writeAttribute(QStringLiteral("RemoteWCS"), QStringLiteral("0"));
+        }
+    }
+}
+
+void rootLayer(CapabilitiesWriter& w)
+{
+    const MapDef& map = w.ctx.map;
+    const KeyValues& md = map.web.metadata;
+    if (w.enabled.isEmpty()) {
+        w.xml.writeComment(QStringLiteral(" WARNING: No WMS layers are enabled. Check wms/ows_enable_request settings. "));
+        return;
+    }
+    const auto rootName = wmsMetadata(md, QStringLiteral("rootlayer_name"));
+    bool queryable = false;
+    if (!rootName || !rootName->isEmpty())
+        for (int i : w.enabled)
+            if (layerQueryable(map.layers[i])) queryable = true;
+    w.xml.writeStartElement(QStringLiteral("Layer"));
+    if (queryable) w.xml.writeAttribute(QStringLiteral("queryable"), QStringLiteral("1"));
+    const QString name = rootName.value_or(map.name);
+    if (!name.isEmpty()) w.text(QStringLiteral("Name"), name);
+    auto title = wmsMetadata(md, QStringLiteral("rootlayer_title"));
+    if (!title) title = wmsMetadata(md, QStringLiteral("title"));
+    w.text(QStringLiteral("Title"), title.value_or(map.name));
+    auto abstract = wmsMetadata(md, QStringLiteral("rootlayer_abstract"));
+    if (!abstract) abstract = wmsMetadata(md, QStringLiteral("abstract"));
+    w.text(QStringLiteral("Abstract"), abstract.value_or(map.name));
+    w.keywordList(md, wmsMetadata(md, QStringLiteral("rootlayer_keywordlist")) ? QStringLiteral("rootlayer_keywordlist")
+                                                                               : QStringLiteral("keywordlist"));
+    const QString codes = epsgCodes(map.projection, &md, false);
+    for (const QString& code : codes.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        w.text(w.v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
+    w.boundingBoxes(map.extent, map.projection, nullptr);
+    w.layerTree();
+    w.xml.writeEndElement();
+}
+
+}  // namespace
+
 Response wmsGetCapabilities(const WmsContext& ctx)
 {
-    return ctx.error(QStringLiteral("OperationNotSupported"),
-                     QStringLiteral("msWMSGetCapabilities(): WMS server error. GetCapabilities is not implemented yet."));
+    int version = ctx.version;
+    if (version < Wms110) version = Wms110;  // 1.0.x layouts are not produced
+    else if (version < Wms111) version = Wms110;
+    else if (version < Wms130) version = Wms111;
+    else version = Wms130;
+
+    QByteArray body;
+    QXmlStreamWriter xml(&body);
+    xml.setAutoFormatting(true);
+    xml.setAutoFormattingIndent(2);
+    CapabilitiesWriter w{ctx, xml, version, onlineResource(ctx.map), enabledLayers(ctx.map, QStringLiteral("GetCapabilities"))};
+    const KeyValues& md = ctx.map.web.metadata;
+    const QString schemas = wmsMetadata(md, QStringLiteral("schemas_location")).value_or(QStringLiteral("http://schemas.opengis.net"));
+
+    xml.writeStartDocument();
+    if (!w.v130()) {
+        const QString dtd = schemas + (schemas == QLatin1String("http://schemas.opengis.net") && version == Wms111
+                                           ? QStringLiteral("/wms/1.1.1/WMS_MS_Capabilities.dtd")
+                                           : QStringLiteral("/wms/%1/capabilities_%2.dtd")
+                                                 .arg(wmsVersionString(version), wmsVersionString(version).replace(QLatin1Char('.'), QLatin1Char('_'))));
+        xml.writeDTD(QStringLiteral("<!DOCTYPE WMT_MS_Capabilities SYSTEM \"%1\"\n [\n <!ELEMENT VendorSpecificCapabilities EMPTY>\n ]>").arg(dtd));
+    }
+    xml.writeStartElement(w.v130() ? QStringLiteral("WMS_Capabilities") : QStringLiteral("WMT_MS_Capabilities"));
+    xml.writeAttribute(QStringLiteral("version"), wmsVersionString(version));
+    if (auto seq = wmsMetadata(md, QStringLiteral("updatesequence"))) xml.writeAttribute(QStringLiteral("updateSequence"), *seq);
+    if (w.v130()) {
+        xml.writeAttribute(QStringLiteral("xmlns"), QStringLiteral("http://www.opengis.net/wms"));
+        xml.writeAttribute(QStringLiteral("xmlns:sld"), QStringLiteral("http://www.opengis.net/sld"));
+        xml.writeAttribute(QStringLiteral("xmlns:xsi"), QStringLiteral("http://www.w3.org/2001/XMLSchema-instance"));
+        xml.writeAttribute(QStringLiteral("xmlns:ms"), QStringLiteral("http://mapserver.gis.umn.edu/mapserver"));
+        xml.writeAttribute(QStringLiteral("xsi:schemaLocation"),
+                           QStringLiteral("http://www.opengis.net/wms %1/wms/1.3.0/capabilities_1_3_0.xsd "
+                                          " http://www.opengis.net/sld %1/sld/1.1.0/sld_capabilities.xsd "
+                                          " http://mapserver.gis.umn.edu/mapserver %2service=WMS&version=1.3.0&request=GetSchemaExtension")
+                               .arg(schemas, w.url));
+    }
+    service(w);
+    xml.writeStartElement(QStringLiteral("Capability"));
+    requests(w);
+    rootLayer(w);
+    xml.writeEndElement();
+    xml.writeEndElement();
+    xml.writeEndDocument();
+
+    Response r;
+    r.body = body;
+    r.setContentType(w.v130() ? "text/xml; charset=UTF-8" : "application/vnd.ogc.wms_xml; charset=UTF-8");
+    return r;
 }
 
 }  // namespace maptune

@@ -23,9 +23,31 @@ bool requestEnabledBy(const std::optional<QString>& value, const QString& reques
     return enabled;
 }
 
+bool requestEnabledIn(const KeyValues& metadata, const QString& request, bool* disabled)
+{
+    bool off = false;
+    bool on = requestEnabledBy(metadata.value(QStringLiteral("wms_enable_request")), request, &off);
+    if (!on && !off) on = requestEnabledBy(metadata.value(QStringLiteral("ows_enable_request")), request, &off);
+    if (disabled) *disabled = off;
+    return on;
+}
+
 bool requestGloballyEnabled(const MapDef& map, const QString& request)
 {
-    return requestEnabledBy(wmsMetadata(map.web.metadata, QStringLiteral("enable_request")), request, nullptr);
+    return requestEnabledIn(map.web.metadata, request, nullptr);
+}
+
+bool requestEnabledForMap(const MapDef& map, const QString& request, bool anyLayer)
+{
+    if (!anyLayer || map.layers.isEmpty()) return requestGloballyEnabled(map, request);
+    bool globalOff = false;
+    const bool global = requestEnabledIn(map.web.metadata, request, &globalOff);
+    for (const LayerDef& layer : map.layers) {
+        bool off = false;
+        const bool own = requestEnabledIn(layer.metadata, request, &off);
+        if (own || (!off && global)) return true;
+    }
+    return false;
 }
 
 QSet<int> enabledLayers(const MapDef& map, const QString& request)
@@ -34,11 +56,27 @@ QSet<int> enabledLayers(const MapDef& map, const QString& request)
     QSet<int> out;
     for (int i = 0; i < map.layers.size(); ++i) {
         bool disabled = false;
-        const bool own = requestEnabledBy(wmsMetadata(map.layers[i].metadata, QStringLiteral("enable_request")),
-                                          request, &disabled);
+        const bool own = requestEnabledIn(map.layers[i].metadata, request, &disabled);
         if (own || (global && !disabled)) out.insert(i);
     }
     return out;
+}
+
+bool layerQueryable(const LayerDef& layer)
+{
+    if (!layer.templ.isEmpty()) return true;
+    for (const ClassDef& c : layer.classes)
+        if (!c.templ.isEmpty()) return true;
+    return false;
+}
+
+QString onlineResource(const MapDef& map)
+{
+    QString url = wmsMetadata(map.web.metadata, QStringLiteral("onlineresource"))
+                      .value_or(QStringLiteral("http://localhost/cgi-bin/mapserv?"));
+    if (!url.endsWith(QLatin1Char('?')) && !url.endsWith(QLatin1Char('&')))
+        url += url.contains(QLatin1Char('?')) ? QLatin1Char('&') : QLatin1Char('?');
+    return url;
 }
 
 QStringList nestedGroups(const LayerDef& layer)

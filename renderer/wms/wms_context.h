@@ -31,6 +31,14 @@ std::optional<QString> wmsMetadata(const KeyValues& metadata, const QString& nam
 // ("*", "GetMap !GetFeatureInfo", "!*")? *disabled says it was explicitly refused.
 bool requestEnabledBy(const std::optional<QString>& value, const QString& request, bool* disabled);
 
+// msOWSParseRequestMetadata on wms_enable_request, then (if that neither
+// enables nor disables the request) on ows_enable_request.
+bool requestEnabledIn(const KeyValues& metadata, const QString& request, bool* disabled);
+
+// msOWSRequestIsEnabled(map, NULL, ...): by the map metadata alone, or
+// (anyLayer) also when at least one layer enables it.
+bool requestEnabledForMap(const MapDef& map, const QString& request, bool anyLayer = false);
+
 // msOWSRequestLayersEnabled: indexes of the layers `request` may use.
 QSet<int> enabledLayers(const MapDef& map, const QString& request);
 bool requestGloballyEnabled(const MapDef& map, const QString& request);
@@ -41,6 +49,12 @@ QStringList nestedGroups(const LayerDef& layer);
 // Whether `name` (a LAYERS entry) selects the layer: its NAME, GROUP, a nested
 // group, or the map NAME (the root layer); case-insensitive.
 bool layerMatches(const MapDef& map, const LayerDef& layer, const QString& name);
+
+// msIsLayerQueryable: a TEMPLATE on the layer or one of its classes.
+bool layerQueryable(const LayerDef& layer);
+
+// msOWSGetOnlineResource: wms_onlineresource ending in '?' or '&'.
+QString onlineResource(const MapDef& map);
 
 Response wmsGetCapabilities(const WmsContext& ctx);
 Response wmsGetMap(const WmsContext& ctx);

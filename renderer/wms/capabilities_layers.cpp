@@ -1,0 +1,345 @@
+// The layer tree of WMS capabilities (msDumpLayer, msWMSPrintNestedGroups and
+// the GROUP blocks of msWMSGetCapabilities) and the bounding boxes of mapows.c.
+
+#include "wms/capabilities_writer.h"
+#include "wms/get_map_params.h"
+#include "wms/legend_size.h"
+#include "wms/ows_layer_info.h"
+
+#include "geo/coordinate_transform.h"
+#include "geo/crs.h"
+
+#include <cmath>
+
+namespace maptune {
+
+namespace {
+
+const QString kXlink = QStringLiteral("http://www.w3.org/1999/xlink");
+
+QString fixed6(double v) { return QString::asprintf("%.6f", v); }
+QString general(double v) { return QString::asprintf("%g", v); }
+
+void linkElement(QXmlStreamWriter& xml, const QString& href)
+{
+    xml.writeStartElement(QStringLiteral("OnlineResource"));
+    xml.writeAttribute(QStringLiteral("xmlns:xlink"), kXlink);
+    xml.writeAttribute(QStringLiteral("xlink:type"), QStringLiteral("simple"));
+    xml.writeAttribute(QStringLiteral("xlink:href"), href);
+    xml.writeEndElement();
+}
+
+struct Nesting {
+    QList<QStringList> groups;   // per layer: its wms_layer_group path
+    QList<bool> usedAsGroup;     // per layer: its NAME is a group of some layer
+};
+
+Nesting nesting(const MapDef& map)
+{
+    Nesting n;
+    for (const LayerDef& l : map.layers) n.groups << nestedGroups(l);
+    for (const LayerDef& l : map.layers) {
+        bool used = false;
+        for (const QStringList& g : n.groups)
+            for (const QString& name : g)
+                if (name.compare(l.name, Qt::CaseInsensitive) == 0) used = true;
+        n.usedAsGroup << used;
+    }
+    return n;
+}
+
+bool isSubGroup(const QStringList& current, int level, const QStringList& other)
+{
+    if (other.size() <= level) return false;
+    for (int i = 0; i <= level; ++i)
+        if (current[i] != other[i]) return false;
+    return true;
+}
+
+class LayerTree {
+public:
+    explicit LayerTree(CapabilitiesWriter& w) : m_w(w), m_map(w.ctx.map), m_nest(nesting(w.ctx.map))
+    {
+        for (int i = 0; i < m_map.layers.size(); ++i) m_done << !w.enabled.contains(i);
+    }
+
+    void write()
+    {
+        for (int i = 0; i < m_map.layers.size(); ++i) {
+            if (m_done[i]) continue;
+            const LayerDef& lp = m_map.layers[i];
+            if (!m_nest.groups[i].isEmpty()) {
+                nestedGroup(i, 0);
+            } else if (lp.group.isEmpty()) {
+                if (!m_nest.usedAsGroup[i]) {
+                    dumpLayer(i, false, false);
+                    m_done[i] = true;
+                }
+            } else {
+                groupBlock(i);
+            }
+        }
+    }
+
+private:
+    void groupBlock(int first)
+    {
+        const QString group = m_map.layers[first].group;
+        QList<int> members;
+        for (int j = first; j < m_map.layers.size(); ++j)
+            if (!m_done[j] && m_map.layers[j].group == group) members << j;
+        bool queryable = false;
+        for (int j : members) queryable = queryable || layerQueryable(m_map.layers[j]);
+        QXmlStreamWriter& xml = m_w.xml;
+        xml.writeStartElement(QStringLiteral("Layer"));
+        if (queryable) xml.writeAttribute(QStringLiteral("queryable"), QStringLiteral("1"));
+        m_w.text(QStringLiteral("Name"), group);
+        const KeyValues& md = m_map.layers[first].metadata;
+        m_w.text(QStringLiteral("Title"), wmsMetadata(md, QStringLiteral("group_title")).value_or(group));
+        if (auto a = wmsMetadata(md, QStringLiteral("group_abstract"))) m_w.text(QStringLiteral("Abstract"), *a);
+        const QString style = wmsMetadata(md, QStringLiteral("group_style_name")).value_or(QStringLiteral("default"));
+        xml.writeStartElement(QStringLiteral("Style"));
+        m_w.text(QStringLiteral("Name"), style);
+        if (auto t = wmsMetadata(md, QStringLiteral("group_style_title"))) m_w.text(QStringLiteral("Title"), *t);
+        legendUrl(group, style, members);
+        xml.writeEndElement();
+        for (int j : members) {
+            dumpLayer(j, false, false);
+            m_done[j] = true;
+        }
+        xml.writeEndElement();
+    }
+
+    bool hasQueryableSubLayers(int index, int level) const
+    {
+        for (int j = index; j < m_map.layers.size(); ++j)
+            if (isSubGroup(m_nest.groups[index], level, m_nest.groups[j]) && layerQueryable(m_map.layers[j])) return true;
+        return false;
+    }
+
+    void nestedGroup(int index, int level)
+    {
+        const QStringList& groups = m_nest.groups[index];
+        if (groups.size() <= level) {
+            if (!m_done[index] && !m_nest.usedAsGroup[index]) {
+                dumpLayer(index, false, false);
+                m_done[index] = true;
+            }
+            return;
+        }
+        bool added = false;
+        int j = -1;
+        for (int k = 0; k < m_map.layers.size(); ++k)
+            if (m_map.layers[k].name.compare(groups[level], Qt::CaseInsensitive) == 0) j = k;
+        if (j >= 0) {
+            if (!m_done[j]) {
+                dumpLayer(j, true, hasQueryableSubLayers(index, level));
+                m_done[j] = true;
+                added = true;
+            }
+        } else {
+            m_w.xml.writeStartElement(QStringLiteral("Layer"));
+            if (hasQueryableSubLayers(index, level)) m_w.xml.writeAttribute(QStringLiteral("queryable"), QStringLiteral("1"));
+            m_w.text(QStringLiteral("Name"), groups[level]);
+            m_w.text(QStringLiteral("Title"), groups[level]);
+            added = true;
+        }
+        if (!m_done[index]) nestedGroup(index, level + 1);
+        for (int k = index + 1; k < m_map.layers.size(); ++k)
+            if (isSubGroup(groups, level, m_nest.groups[k]) && !m_done[k]) nestedGroup(k, level + 1);
+        if (added) m_w.xml.writeEndElement();
+    }
+
+    void legendUrl(const QString& name, const QString& style, const QList<int>& layers)
+    {
+        const QSize size = legendSize(m_map, layers);
+        if (size.isEmpty()) return;
+        QXmlStreamWriter& xml = m_w.xml;
+        xml.writeStartElement(QStringLiteral("LegendURL"));
+        xml.writeAttribute(QStringLiteral("width"), QString::number(size.width()));
+        xml.writeAttribute(QStringLiteral("height"), QString::number(size.height()));
+        m_w.text(QStringLiteral("Format"), QStringLiteral("image/png"));
+        QString href = m_w.url + QStringLiteral("version=") + wmsVersionString(m_w.version)
+                       + QStringLiteral("&service=WMS&request=GetLegendGraphic&");
+        href += m_w.v130() ? QStringLiteral("sld_version=1.1.0&layer=") : QStringLiteral("layer=");
+        href += name + QStringLiteral("&format=image/png&STYLE=") + style;
+        linkElement(xml, href);
+        xml.writeEndElement();
+    }
+
+    void styles(int index)
+    {
+        const LayerDef& lp = m_map.layers[index];
+        if (lp.connectionType == ConnectionType::WMS || lp.connectionType == ConnectionType::WFS) return;
+        if (legendClasses(lp).isEmpty()) return;
+        QList<int> members{index};
+        for (int j = 0; j < m_map.layers.size(); ++j)
+            if (j != index)
+                for (const QString& g : m_nest.groups[j])
+                    if (g.compare(lp.name, Qt::CaseInsensitive) == 0) {
+                        members << j;
+                        break;
+                    }
+        const QString rootStyle = wmsMetadata(m_map.web.metadata, QStringLiteral("style_name")).value_or(QStringLiteral("default"));
+        QStringList classGroups;
+        for (const ClassDef& c : lp.classes)
+            if (!c.name.isEmpty() && !c.group.isEmpty() && c.group.compare(rootStyle, Qt::CaseInsensitive) != 0
+                && !classGroups.contains(c.group, Qt::CaseInsensitive))
+                classGroups << c.group;
+        if (classGroups.isEmpty()) classGroups << QStringLiteral("default");
+        for (const QString& style : classGroups) {
+            m_w.xml.writeStartElement(QStringLiteral("Style"));
+            m_w.text(QStringLiteral("Name"), style);
+            m_w.text(QStringLiteral("Title"),
+                     wmsMetadata(lp.metadata, QStringLiteral("style_") + style + QStringLiteral("_title")).value_or(style));
+            legendUrl(lp.name, style, members);
+            m_w.xml.writeEndElement();
+        }
+    }
+
+    void urlBlock(const KeyValues& md, const QString& key, const QString& element, bool withType)
+    {
+        const auto href = wmsMetadata(md, key + QStringLiteral("_href"));
+        if (!href) return;
+        QXmlStreamWriter& xml = m_w.xml;
+        xml.writeStartElement(element);
+        if (withType)
+            if (auto t = wmsMetadata(md, key + QStringLiteral("_type"))) xml.writeAttribute(QStringLiteral("type"), *t);
+        if (auto f = wmsMetadata(md, key + QStringLiteral("_format"))) m_w.text(QStringLiteral("Format"), *f);
+        linkElement(xml, *href);
+        xml.writeEndElement();
+    }
+
+    void dumpLayer(int index, bool keepOpen, bool queryableSubLayers)
+    {
+        const LayerDef& lp = m_map.layers[index];
+        QXmlStreamWriter& xml = m_w.xml;
+        xml.writeStartElement(QStringLiteral("Layer"));
+        xml.writeAttribute(QStringLiteral("queryable"), (queryableSubLayers || layerQueryable(lp)) ? QStringLiteral("1") : QStringLiteral("0"));
+        xml.writeAttribute(QStringLiteral("opaque"), QString::number(wmsMetadata(lp.metadata, QStringLiteral("opaque")).value_or(QStringLiteral("0")).toInt()));
+        xml.writeAttribute(QStringLiteral("cascaded"), lp.connectionType == ConnectionType::WMS ? QStringLiteral("1") : QStringLiteral("0"));
+        if (!lp.name.isEmpty()) m_w.text(QStringLiteral("Name"), lp.name);
+        m_w.text(QStringLiteral("Title"), wmsMetadata(lp.metadata, QStringLiteral("title")).value_or(lp.name));
+        if (auto a = wmsMetadata(lp.metadata, QStringLiteral("abstract"))) m_w.text(QStringLiteral("Abstract"), *a);
+        m_w.keywordList(lp.metadata, QStringLiteral("keywordlist"));
+        for (const QString& code : epsgCodes(lp.projection, &lp.metadata, false).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            m_w.text(m_w.v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
+        if (auto ext = layerExtent(m_map, lp))
+            m_w.boundingBoxes(*ext, lp.projection.isSet() ? lp.projection : m_map.projection, &lp.metadata);
+        attribution(lp.metadata);
+        if (wmsMetadata(lp.metadata, QStringLiteral("metadataurl_href"))) {
+            urlBlock(lp.metadata, QStringLiteral("metadataurl"), QStringLiteral("MetadataURL"), true);
+        } else {
+            xml.writeStartElement(QStringLiteral("MetadataURL"));
+            xml.writeAttribute(QStringLiteral("type"), QStringLiteral("TC211"));
+            m_w.text(QStringLiteral("Format"), QStringLiteral("text/xml"));
+            linkElement(xml, m_w.url + QStringLiteral("request=GetMetadata&layer=") + lp.name);
+            xml.writeEndElement();
+        }
+        urlBlock(lp.metadata, QStringLiteral("dataurl"), QStringLiteral("DataURL"), false);
+        styles(index);
+        m_w.scaleRange(lp.minScaleDenom, lp.maxScaleDenom);
+        if (!keepOpen) xml.writeEndElement();
+    }
+
+    void attribution(const KeyValues& md)
+    {
+        const auto title = wmsMetadata(md, QStringLiteral("attribution_title"));
+        const auto link = wmsMetadata(md, QStringLiteral("attribution_onlineresource"));
+        if (!title && !link) return;
+        m_w.xml.writeStartElement(QStringLiteral("Attribution"));
+        if (title) m_w.text(QStringLiteral("Title"), *title);
+        if (link) {
+            m_w.xml.writeStartElement(QStringLiteral("OnlineResource"));
+            m_w.xml.writeAttribute(QStringLiteral("xmlns:xlink"), kXlink);
+            m_w.xml.writeAttribute(QStringLiteral("xlink:href"), *link);
+            m_w.xml.writeEndElement();
+        }
+        m_w.xml.writeEndElement();
+    }
+
+    CapabilitiesWriter& m_w;
+    const MapDef& m_map;
+    Nesting m_nest;
+    QList<bool> m_done;
+};
+
+}  // namespace
+
+void CapabilitiesWriter::keywordList(const KeyValues& metadata, const QString& key)
+{
+    const auto words = wmsMetadata(metadata, key);
+    const auto items = wmsMetadata(metadata, key + QStringLiteral("_items"));
+    if (!words && !items) return;
+    xml.writeStartElement(QStringLiteral("KeywordList"));
+    for (const auto& list : {words, items})
+        if (list)
+            for (const QString& k : list->split(QLatin1Char(','), Qt::SkipEmptyParts)) text(QStringLiteral("Keyword"), k);
+    xml.writeEndElement();
+}
+
+void CapabilitiesWriter::boundingBoxes(const Rect& extent, const ProjectionDef& projection, const KeyValues* layerMetadata)
+{
+    const std::optional<Crs> src = projectionCrs(ctx.map, projection);
+    Rect geo = extent;
+    if (src && !src->isGeographic())
+        if (const auto wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326"))) geo = projectRect(*src, *wgs84, extent);
+    if (v130()) {
+        xml.writeStartElement(QStringLiteral("EX_GeographicBoundingBox"));
+        text(QStringLiteral("westBoundLongitude"), fixed6(geo.minx));
+        text(QStringLiteral("eastBoundLongitude"), fixed6(geo.maxx));
+        text(QStringLiteral("southBoundLatitude"), fixed6(geo.miny));
+        text(QStringLiteral("northBoundLatitude"), fixed6(geo.maxy));
+        xml.writeEndElement();
+    } else {
+        xml.writeEmptyElement(QStringLiteral("LatLonBoundingBox"));
+        xml.writeAttribute(QStringLiteral("minx"), fixed6(geo.minx));
+        xml.writeAttribute(QStringLiteral("miny"), fixed6(geo.miny));
+        xml.writeAttribute(QStringLiteral("maxx"), fixed6(geo.maxx));
+        xml.writeAttribute(QStringLiteral("maxy"), fixed6(geo.maxy));
+    }
+
+    // Only the native code: wms_srs cannot say what CRS the data is in.
+    const QString code = epsgCodes(projection, layerMetadata, true);
+    if (code.isEmpty()) return;
+    Rect box = extent;
+    const std::optional<Crs> target = Crs::fromUserInput(code);
+    if (target && src && *target != *src) box = projectRect(*src, *target, extent);
+    if (v130() && target && crsAxisInverted(code)) {
+        std::swap(box.minx, box.miny);
+        std::swap(box.maxx, box.maxy);
+    }
+    const bool geographic = target && target->isGeographic();
+    const auto fmt = [&](double v) { return geographic ? fixed6(v) : general(v); };
+    xml.writeEmptyElement(QStringLiteral("BoundingBox"));
+    xml.writeAttribute(v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
+    xml.writeAttribute(QStringLiteral("minx"), fmt(box.minx));
+    xml.writeAttribute(QStringLiteral("miny"), fmt(box.miny));
+    xml.writeAttribute(QStringLiteral("maxx"), fmt(box.maxx));
+    xml.writeAttribute(QStringLiteral("maxy"), fmt(box.maxy));
+}
+
+void CapabilitiesWriter::scaleRange(double minScale, double maxScale)
+{
+    if (v130()) {
+        if (minScale > 0) text(QStringLiteral("MinScaleDenominator"), general(minScale));
+        if (maxScale > 0) text(QStringLiteral("MaxScaleDenominator"), general(maxScale));
+        return;
+    }
+    // WMS 1.1 ScaleHint: ground metres of the central pixel's diagonal.
+    const double inchesPerMeter = 39.3701;
+    const double resolution = ctx.map.resolution;
+    const double lo = minScale > 0 ? std::sqrt(2.0) * (minScale / resolution) / inchesPerMeter : 0;
+    const double hi = maxScale > 0 ? std::sqrt(2.0) * (maxScale / resolution) / inchesPerMeter : 0;
+    if (lo <= 0 && hi <= 0) return;
+    xml.writeEmptyElement(QStringLiteral("ScaleHint"));
+    xml.writeAttribute(QStringLiteral("min"), QString::asprintf("%.15g", lo));
+    xml.writeAttribute(QStringLiteral("max"), QString::asprintf("%.15g", hi));
+}
+
+void CapabilitiesWriter::layerTree()
+{
+    LayerTree(*this).write();
+}
+
+}  // namespace maptune
