@@ -4,6 +4,7 @@
 #include "geo/coordinate_transform.h"
 #include "render/feature_classifier.h"
 #include "render/label_cache.h"
+#include "render/line_offset.h"
 #include "render/polygon_fill.h"
 #include "render/scale_tokens.h"
 #include "render/symbol_painter.h"
@@ -143,7 +144,9 @@ public:
         if (m_scaled) r.size = std::clamp(r.size, s.minSize, s.maxSize);
         r.angle = number(s.angle, values);
         r.offsetX = number(s.offsetX, values) * f;
-        r.offsetY = number(s.offsetY, values) * f;
+        // -99 / -999 are flags (perpendicular offsets), not distances.
+        const double oy = number(s.offsetY, values);
+        r.offsetY = oy == LineOffset::SingleSided || oy == LineOffset::DoubleSided ? oy : oy * f;
         return r;
     }
 
@@ -362,26 +365,29 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         const ResolvedStyle r = resolver.resolve(s, item.values);
         const bool asLine = m_layer.type == LayerType::Line || (m_layer.type == LayerType::Polygon && item.type == Geometry::Type::Line);
         p.save();
-        if (r.offsetX != 0 || (r.offsetY != 0 && r.offsetY != -99)) p.translate(r.offsetX, r.offsetY == -99 ? 0 : r.offsetY);
+        const bool perpendicular = r.offsetY == LineOffset::SingleSided || r.offsetY == LineOffset::DoubleSided;
         if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) {
+            if (!perpendicular) p.translate(r.offsetX, r.offsetY);
             MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
             if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = m_map.fonts.value(r.symbol->font, {});
             for (const QPolygonF& part : item.parts)
                 for (const QPointF& pt : part) SymbolPainter::drawMarker(p, pt, m);
         } else if (asLine) {
+            const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
             if (r.symbol && s.gap != 0) {
                 MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
-                for (const QPolygonF& part : item.parts)
+                for (const QPolygonF& part : parts)
                     SymbolPainter::drawAlongLine(p, part, m, s.gap * scale, s.initialGap * scale);
             } else {
-                const QPainterPath path = linePath(item.parts);
+                const QPainterPath path = linePath(parts);
                 if (r.outline.isValid()) strokeExact(p, path, linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale));
                 if (r.color.isValid()) strokeExact(p, path, linePen(r.color, r.width, s, scale));
             }
         } else if (item.type == Geometry::Type::Polygon) {
             QPainterPath path;
             path.setFillRule(Qt::OddEvenFill);
-            for (const QPolygonF& part : item.parts) path.addPolygon(part), path.closeSubpath();
+            for (const QPolygonF& part : LineOffset::apply(item.parts, r.offsetX, r.offsetY))
+                path.addPolygon(part), path.closeSubpath();
             if (r.color.isValid()) PolygonFill::fill(p, path, r.color);
             if (r.outline.isValid()) strokeExact(p, path, linePen(r.outline, r.width, s, scale));
         }

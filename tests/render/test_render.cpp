@@ -268,6 +268,49 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 21, 77), qRgb(255, 255, 255));    // corner of the bounding square
     }
 
+    void perpendicularLineOffset_data()
+    {
+        QTest::addColumn<double>("offsetX");
+        QTest::addColumn<double>("offsetY");
+        QTest::addColumn<QList<int>>("inkRows");   // rows around which the line lies
+        QTest::addColumn<QList<int>>("blankRows");
+        // The line runs east along pixel y 50.0. OFFSET x -99: one curve x px
+        // to the right of the direction of travel (south on screen); -999:
+        // two curves at +-x/2; otherwise a plain translation.
+        QTest::newRow("single sided") << 10.0 << -99.0 << QList<int>{59, 60} << QList<int>{49, 50, 40};
+        QTest::newRow("single sided, left") << -10.0 << -99.0 << QList<int>{39, 40} << QList<int>{49, 50, 60};
+        QTest::newRow("double sided") << 20.0 << -999.0 << QList<int>{39, 40, 59, 60} << QList<int>{49, 50};
+        QTest::newRow("translation") << 0.0 << 5.0 << QList<int>{54, 55} << QList<int>{49, 50};
+    }
+    void perpendicularLineOffset()
+    {
+        QFETCH(double, offsetX);
+        QFETCH(double, offsetY);
+        QFETCH(QList<int>, inkRows);
+        QFETCH(QList<int>, blankRows);
+        auto m = baseMap();
+        LayerDef l;
+        l.name = "l";
+        l.type = LayerType::Line;
+        l.status = LayerStatus::Default;
+        InlineFeatureDef a;
+        a.wkt = "LINESTRING(10 49.5, 90 49.5)";
+        l.features << a;
+        ClassDef c;
+        StyleDef st;
+        st.color = Color::rgb(0, 0, 0);
+        st.width = 1;
+        st.offsetX.value = offsetX;
+        st.offsetY.value = offsetY;
+        c.styles << st;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        for (int y : inkRows) QVERIFY2(qRed(pixel(r, 50, y)) < 140, qPrintable(QString("row %1").arg(y)));
+        for (int y : blankRows) QCOMPARE(pixel(r, 50, y), qRgb(255, 255, 255));
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
