@@ -1,15 +1,238 @@
-// WMS GetFeatureInfo.
+// WMS GetFeatureInfo: a point query of QUERY_LAYERS at the clicked pixel
+// (msWMSFeatureInfo + msQueryByPoint), answered as MapServer's text/plain
+// (msDumpResult) or GML 2 msGMLOutput (msGMLWriteQuery) documents.
 
 #include "wms/get_map_params.h"
+#include "wms/ows_layer_info.h"
+
+#include "data/feature_source_factory.h"
+#include "geo/coordinate_transform.h"
+
+#include <QXmlStreamWriter>
+
+#include <cmath>
 
 namespace maptune {
+
+namespace {
+
+struct LayerResult {
+    const LayerDef* layer = nullptr;
+    QStringList fields;
+    QList<Feature> features;       // geometry in the request CRS
+};
+
+double segmentDistance(double px, double py, double ax, double ay, double bx, double by)
+{
+    const double dx = bx - ax, dy = by - ay;
+    const double len2 = dx * dx + dy * dy;
+    double t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+    t = std::clamp(t, 0.0, 1.0);
+    return std::hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+
+bool insidePolygon(const Geometry& g, double px, double py)
+{
+    bool inside = false;
+    for (int part = 0; part < g.partCount(); ++part) {
+        const int s = g.partStart[part], e = g.partEnd(part);
+        for (int i = s, j = e - 1; i < e; j = i++) {
+            const double xi = g.xy[2 * i], yi = g.xy[2 * i + 1], xj = g.xy[2 * j], yj = g.xy[2 * j + 1];
+            if ((yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi) inside = !inside;
+        }
+    }
+    return inside;
+}
+
+// msDistancePointToShape.
+double distanceTo(const Geometry& g, double px, double py)
+{
+    if (g.type == Geometry::Type::Polygon && insidePolygon(g, px, py)) return 0;
+    double best = HUGE_VAL;
+    for (int part = 0; part < g.partCount(); ++part) {
+        const int s = g.partStart[part], e = g.partEnd(part);
+        if (g.type == Geometry::Type::Point || e - s == 1) {
+            for (int i = s; i < e; ++i) best = std::min(best, std::hypot(px - g.xy[2 * i], py - g.xy[2 * i + 1]));
+            continue;
+        }
+        for (int i = s + 1; i < e; ++i)
+            best = std::min(best, segmentDistance(px, py, g.xy[2 * i - 2], g.xy[2 * i - 1], g.xy[2 * i], g.xy[2 * i + 1]));
+    }
+    return best;
+}
+
+std::optional<LayerResult> queryLayer(const WmsContext& ctx, const GetMapParams& p, const LayerDef& layer,
+                                      double px, double py, double cell, int maxFeatures, QString* error)
+{
+    double tolerance = layer.tolerance >= 0 ? layer.tolerance
+                       : (layer.type == LayerType::Point || layer.type == LayerType::Line ? 3 : 0);
+    if (layer.toleranceUnits.isEmpty() || layer.toleranceUnits.compare(QLatin1String("PIXELS"), Qt::CaseInsensitive) == 0)
+        tolerance *= cell;
+    const Rect search{px - tolerance, py - tolerance, px + tolerance, py + tolerance};
+
+    auto source = openFeatureSource(ctx.map, layer, error);
+    if (!source) return std::nullopt;
+    std::optional<Crs> layerCrs = projectionCrs(ctx.map, layer.projection);
+    if (!layerCrs) layerCrs = source->nativeCrs();
+    const std::optional<Crs> mapCrs = p.crs.isValid() ? std::optional<Crs>(p.crs) : projectionCrs(ctx.map, ctx.map.projection);
+    std::shared_ptr<CoordinateTransform> toMap;
+    FeatureQuery q;
+    q.bbox = search;
+    q.attributes = {QStringLiteral("*")};
+    if (layerCrs && mapCrs && *layerCrs != *mapCrs) {
+        q.bbox = projectRect(*mapCrs, *layerCrs, search);
+        toMap = CoordinateTransform::forThread(*layerCrs, *mapCrs);
+    }
+    auto cursor = source->query(q, error);
+    if (!cursor) return std::nullopt;
+    LayerResult result;
+    result.layer = &layer;
+    result.fields = cursor->fields();
+    Feature f;
+    while (cursor->next(f)) {
+        if (toMap && !toMap->isIdentity()) toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
+        if (distanceTo(f.geometry, px, py) > tolerance) continue;
+        result.features << f;
+    }
+    std::sort(result.features.begin(), result.features.end(), [](const Feature& a, const Feature& b) { return a.id < b.id; });
+    if (maxFeatures > 0 && result.features.size() > maxFeatures) result.features.resize(maxFeatures);
+    return result;
+}
+
+// Which attributes a format shows and under which names: *_include_items,
+// *_exclude_items and *_<item>_alias in the given metadata namespaces.
+QList<std::pair<int, QString>> shownItems(const LayerResult& r, const QStringList& namespaces)
+{
+    const auto lookup = [&](const QString& key) -> std::optional<QString> {
+        for (const QString& ns : namespaces)
+            if (auto v = r.layer->metadata.value(ns + QLatin1Char('_') + key)) return v;
+        return std::nullopt;
+    };
+    const QString include = lookup(QStringLiteral("include_items")).value_or(QString());
+    const QStringList includeList = include.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const QStringList exclude = lookup(QStringLiteral("exclude_items")).value_or(QString()).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    QList<std::pair<int, QString>> out;
+    for (int i = 0; i < r.fields.size(); ++i) {
+        const QString& name = r.fields[i];
+        const bool in = include.compare(QLatin1String("all"), Qt::CaseInsensitive) == 0 || includeList.contains(name, Qt::CaseInsensitive);
+        if (!in || exclude.contains(name, Qt::CaseInsensitive)) continue;
+        out << std::pair{i, lookup(name + QStringLiteral("_alias")).value_or(name)};
+    }
+    return out;
+}
+
+QByteArray plainText(const QList<LayerResult>& results)
+{
+    QString out = QStringLiteral("GetFeatureInfo results:\n\n");
+    bool any = false;
+    for (const LayerResult& r : results) {
+        if (r.features.isEmpty()) continue;
+        any = true;
+        out += QStringLiteral("Layer '%1'\n").arg(r.layer->name);
+        const auto items = shownItems(r, {QStringLiteral("wms"), QStringLiteral("ows")});
+        for (const Feature& f : r.features) {
+            out += QStringLiteral("  Feature %1: \n").arg(f.id);
+            for (const auto& [index, name] : items)
+                out += QStringLiteral("    %1 = '%2'\n").arg(name, index < f.values.size() ? f.values[index] : QString());
+        }
+        out += QLatin1Char('\n');
+    }
+    if (!any) out += QStringLiteral("  Search returned no results.\n");
+    return out.toUtf8();
+}
+
+QByteArray gml(const QList<LayerResult>& results, const QString& srsName)
+{
+    QByteArray body;
+    QXmlStreamWriter xml(&body);
+    xml.setAutoFormatting(true);
+    xml.setAutoFormattingIndent(-1);
+    xml.writeStartDocument();
+    xml.writeStartElement(QStringLiteral("msGMLOutput"));
+    xml.writeAttribute(QStringLiteral("xmlns:gml"), QStringLiteral("http://www.opengis.net/gml"));
+    xml.writeAttribute(QStringLiteral("xmlns:xlink"), QStringLiteral("http://www.w3.org/1999/xlink"));
+    xml.writeAttribute(QStringLiteral("xmlns:xsi"), QStringLiteral("http://www.w3.org/2001/XMLSchema-instance"));
+    for (const LayerResult& r : results) {
+        if (r.features.isEmpty()) continue;
+        const QString name = r.layer->name;
+        xml.writeStartElement(name + QStringLiteral("_layer"));
+        xml.writeTextElement(QStringLiteral("gml:name"), wmsMetadata(r.layer->metadata, QStringLiteral("title")).value_or(name));
+        const auto items = shownItems(r, {QStringLiteral("gml"), QStringLiteral("wms"), QStringLiteral("ows")});
+        for (const Feature& f : r.features) {
+            xml.writeStartElement(name + QStringLiteral("_feature"));
+            const Rect b = f.geometry.bounds();
+            xml.writeStartElement(QStringLiteral("gml:boundedBy"));
+            xml.writeStartElement(QStringLiteral("gml:Box"));
+            if (!srsName.isEmpty()) xml.writeAttribute(QStringLiteral("srsName"), srsName);
+            xml.writeTextElement(QStringLiteral("gml:coordinates"),
+                                 QString::asprintf("%.6f,%.6f %.6f,%.6f", b.minx, b.miny, b.maxx, b.maxy));
+            xml.writeEndElement();
+            xml.writeEndElement();
+            for (const auto& [index, item] : items)
+                xml.writeTextElement(item, index < f.values.size() ? f.values[index] : QString());
+            xml.writeEndElement();
+        }
+        xml.writeEndElement();
+    }
+    xml.writeEndElement();
+    xml.writeEndDocument();
+    return body;
+}
+
+}  // namespace
 
 Response wmsGetFeatureInfo(const WmsContext& ctx)
 {
     GetMapParamsResult loaded = loadGetMapParams(ctx, QStringLiteral("GetFeatureInfo"), false);
     if (loaded.error) return *loaded.error;
-    return ctx.error(QStringLiteral("OperationNotSupported"),
-                     QStringLiteral("msWMSFeatureInfo(): WMS server error. GetFeatureInfo is not implemented yet."));
+    const GetMapParams& p = loaded.params;
+    const QString where = QStringLiteral("msWMSFeatureInfo(): WMS server error. ");
+
+    const auto queryLayers = ctx.request.value(QStringLiteral("QUERY_LAYERS"));
+    if (!queryLayers || queryLayers->isEmpty())
+        return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Required QUERY_LAYERS parameter missing for getFeatureInfo."));
+    const bool v130 = ctx.version >= Wms130;
+    auto xs = ctx.request.value(v130 ? QStringLiteral("I") : QStringLiteral("X"));
+    auto ys = ctx.request.value(v130 ? QStringLiteral("J") : QStringLiteral("Y"));
+    if (!xs) xs = ctx.request.value(v130 ? QStringLiteral("X") : QStringLiteral("I"));
+    if (!ys) ys = ctx.request.value(v130 ? QStringLiteral("Y") : QStringLiteral("J"));
+    if (!xs || !ys)
+        return ctx.error(QStringLiteral("InvalidPoint"), where + QStringLiteral("Parameter I/J or X/Y missing for getFeatureInfo."));
+    const double ix = xs->toDouble(), iy = ys->toDouble();
+    const int count = ctx.request.value(QStringLiteral("FEATURE_COUNT")).value_or(QStringLiteral("1")).toInt();
+    const QString format = ctx.request.value(QStringLiteral("INFO_FORMAT")).value_or(QStringLiteral("MIME"));
+
+    const double cellX = p.bbox.width() / p.width, cellY = p.bbox.height() / p.height;
+    const double px = p.bbox.minx + (ix + 0.5) * cellX, py = p.bbox.maxy - (iy + 0.5) * cellY;
+
+    const QSet<int> enabled = enabledLayers(ctx.map, QStringLiteral("GetFeatureInfo"));
+    QList<LayerResult> results;
+    bool matched = false;
+    for (const QString& name : queryLayers->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        for (int i = 0; i < ctx.map.layers.size(); ++i) {
+            const LayerDef& layer = ctx.map.layers[i];
+            if (!layerMatches(ctx.map, layer, name) || !enabled.contains(i)) continue;
+            matched = true;
+            if (!layerQueryable(layer) || layer.type == LayerType::Raster) continue;
+            QString error;
+            auto r = queryLayer(ctx, p, layer, px, py, cellX, count, &error);
+            if (!r) return ctx.error({}, where + error);
+            results << *r;
+        }
+    }
+    if (!matched)
+        return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Layer(s) specified in QUERY_LAYERS parameter is not offered by the service instance."));
+
+    Response r;
+    if (format.compare(QLatin1String("application/vnd.ogc.gml"), Qt::CaseInsensitive) == 0
+        || format.compare(QLatin1String("GML"), Qt::CaseInsensitive) == 0) {
+        r.body = gml(results, p.srs.isEmpty() ? epsgCodes(ctx.map.projection, nullptr, true) : p.srs);
+        r.setContentType("application/vnd.ogc.gml; charset=UTF-8");
+    } else {
+        r.body = plainText(results);
+        r.setContentType("text/plain; charset=UTF-8");
+    }
+    return r;
 }
 
 }  // namespace maptune

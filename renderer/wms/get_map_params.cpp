@@ -37,8 +37,9 @@ bool crsAxisInverted(const QString& srs)
 namespace {
 
 struct Loader {
-    explicit Loader(const WmsContext& c) : ctx(c) {}
+    Loader(const WmsContext& c, const QString& r) : ctx(c), request(r) {}
     const WmsContext& ctx;
+    QString request;  // the operation whose enable_request settings apply
     GetMapParams p;
     bool srsFound = false, bboxFound = false, formatFound = false, widthFound = false, heightFound = false;
     std::optional<QString> styles;
@@ -67,7 +68,7 @@ struct Loader {
                 limit && wmsLayers.size() > limit->toInt())
                 return fail({}, QStringLiteral("Number of layers requested exceeds LayerLimit."));
         }
-        const QSet<int> enabled = enabledLayers(ctx.map, QStringLiteral("GetMap"));
+        const QSet<int> enabled = enabledLayers(ctx.map, request);
         QList<int> order;
         for (int j = 0; j < ctx.map.layers.size(); ++j)
             if (ctx.map.layers[j].status == LayerStatus::Default) order << j;
@@ -240,7 +241,7 @@ struct Loader {
 
 GetMapParamsResult loadGetMapParams(const WmsContext& ctx, const QString& request, bool isGetMap)
 {
-    Loader loader(ctx);
+    Loader loader(ctx, request);
     GetMapParamsResult result;
     for (const auto& [key, value] : ctx.request.params) {
         if (auto e = loader.readParam(key, value)) {
