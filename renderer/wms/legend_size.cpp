@@ -1,6 +1,7 @@
 #include "wms/legend_size.h"
 
 #include <QFile>
+#include <QGuiApplication>
 #include <QPainterPath>
 #include <QRawFont>
 
@@ -46,7 +47,12 @@ QRectF legendTextBounds(const MapDef& map, const QString& text)
     }
     if (path.isEmpty() || text.isEmpty()) return {};
     // MapServer lays glyphs out unhinted at size * 96/72 pixels.
-    const QRawFont font(path, std::round(points * 96.0 / 72.0), QFont::PreferNoHinting);
+    const double pixels = std::round(points * 96.0 / 72.0);
+    // Qt's font engines need a QGuiApplication; headless callers without one
+    // get an estimate (average DejaVu Sans Condensed advance, cap height).
+    if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
+        return QRectF(0, -0.73 * pixels, 0.55 * pixels * text.size(), 0.73 * pixels);
+    const QRawFont font(path, pixels, QFont::PreferNoHinting);
     if (!font.isValid()) return {};
     const QList<quint32> glyphs = font.glyphIndexesForString(text);
     const QList<QPointF> advances = font.advancesForGlyphIndexes(glyphs, QRawFont::UseDesignMetrics);

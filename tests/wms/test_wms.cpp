@@ -173,6 +173,96 @@ private Q_SLOTS:
         QVERIFY2(c.red() > 200 && c.green() < 80, qPrintable(c.name()));
         QCOMPARE(image.pixelColor(150, 50), QColor(Qt::white));
     }
+
+    // MapServer's capabilities layout: Service then Capability, the root layer
+    // named after the map, GROUP layers enclosing their members, every layer
+    // listed whatever its enable_request for GetMap.
+    void capabilitiesLayout_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("root");
+        QTest::addColumn<QByteArray>("contentType");
+        QTest::newRow("1.1.1") << "1.1.1" << "WMT_MS_Capabilities" << QByteArray("application/vnd.ogc.wms_xml; charset=UTF-8");
+        QTest::newRow("1.3.0") << "1.3.0" << "WMS_Capabilities" << QByteArray("text/xml; charset=UTF-8");
+    }
+
+    void capabilitiesLayout()
+    {
+        QFETCH(QString, version);
+        QFETCH(QString, root);
+        QFETCH(QByteArray, contentType);
+        const Response r = ask(QStringLiteral("SERVICE=WMS&REQUEST=GetCapabilities&VERSION=") + version);
+        QCOMPARE(r.contentType(), contentType);
+        QXmlStreamReader xml(r.body);
+        QStringList topLevel, layerNames, stack;
+        QString firstTitle, rootName;
+        while (!xml.atEnd()) {
+            const auto token = xml.readNext();
+            if (token == QXmlStreamReader::EndElement) stack.removeLast();
+            if (token != QXmlStreamReader::StartElement) continue;
+            const QString name = xml.name().toString();
+            if (stack.isEmpty()) rootName = name;
+            if (stack.size() == 1) topLevel << name;
+            if (name == QLatin1String("Title") && firstTitle.isEmpty()) {
+                firstTitle = xml.readElementText();
+            } else if (name == QLatin1String("Name") && !stack.isEmpty() && stack.last() == QLatin1String("Layer")) {
+                layerNames << xml.readElementText();
+            } else {
+                stack << name;
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(rootName, root);
+        QCOMPARE(topLevel, (QStringList{QStringLiteral("Service"), QStringLiteral("Capability")}));
+        QCOMPARE(firstTitle, QStringLiteral("Inline <test> & co"));
+        QCOMPARE(layerNames, (QStringList{QStringLiteral("inline_test"), QStringLiteral("grp"), QStringLiteral("points"),
+                                          QStringLiteral("hidden")}));
+    }
+
+    // The point (5,5) is at pixel (50,50) of the 200x100 map of 0,0 20,10;
+    // the default tolerance of a point layer is 3 pixels.
+    void featureInfoFindsClickedFeature_data()
+    {
+        QTest::addColumn<QString>("click");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<bool>("found");
+        QTest::newRow("on the point") << "X=50&Y=50" << "text/plain" << true;
+        QTest::newRow("2 px off") << "X=52&Y=48" << "text/plain" << true;
+        QTest::newRow("6 px off") << "X=56&Y=50" << "text/plain" << false;
+        QTest::newRow("far") << "X=190&Y=90" << "text/plain" << false;
+        QTest::newRow("gml") << "X=50&Y=50" << "application/vnd.ogc.gml" << true;
+    }
+
+    void featureInfoFindsClickedFeature()
+    {
+        QFETCH(QString, click);
+        QFETCH(QString, format);
+        QFETCH(bool, found);
+        const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&SRS=EPSG:4326&BBOX=0,0,20,10"
+                                              "&WIDTH=200&HEIGHT=100&STYLES=&LAYERS=points&QUERY_LAYERS=points&INFO_FORMAT=")
+                               + format + QLatin1Char('&') + click);
+        QVERIFY2(r.contentType().startsWith(format.toUtf8()), r.body.constData());
+        if (format == QLatin1String("text/plain")) {
+            QVERIFY(r.body.startsWith("GetFeatureInfo results:"));
+            QCOMPARE(r.body.contains("Layer 'points'\n  Feature 0: "), found);
+            QCOMPARE(r.body.contains("Search returned no results."), !found);
+        } else {
+            QXmlStreamReader xml(r.body);
+            QStringList names;
+            while (!xml.atEnd())
+                if (xml.readNext() == QXmlStreamReader::StartElement) names << xml.name().toString();
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+            QCOMPARE(names.mid(0, 3), (QStringList{QStringLiteral("msGMLOutput"), QStringLiteral("points_layer"), QStringLiteral("name")}));
+            QVERIFY(names.contains(QStringLiteral("points_feature")));
+        }
+    }
+
+    void featureInfoUnknownQueryLayer()
+    {
+        const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&SRS=EPSG:4326&BBOX=0,0,20,10"
+                                              "&WIDTH=200&HEIGHT=100&STYLES=&LAYERS=points&QUERY_LAYERS=nosuch&X=1&Y=1"));
+        QCOMPARE(parseException(r.body).code, QStringLiteral("LayerNotDefined"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWms)
