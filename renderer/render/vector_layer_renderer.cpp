@@ -26,6 +26,49 @@ struct DrawItem {
     QStringList values;
 };
 
+// Map to pixel coordinates. Unrotated, MapServer maps coordinates onto pixel
+// centres (the centre-to-centre extent), so x = 0 is the first pixel's
+// centre. With map ANGLE it draws through the inverse of the rotated
+// geotransform, which turns about the view centre (msMapSetFakedExtent).
+class PixelMapper {
+public:
+    explicit PixelMapper(const MapView& v)
+        : m_csx(v.cellSizeX()), m_csy(v.cellSizeY()), m_w(v.width), m_h(v.height),
+          m_cx((v.extent.minx + v.extent.maxx) / 2), m_cy((v.extent.miny + v.extent.maxy) / 2),
+          m_ox(v.extent.minx + m_csx / 2), m_oy(v.extent.maxy - m_csy / 2), m_rotated(v.angle != 0)
+    {
+        const double a = v.angle * M_PI / 180.0;
+        m_cos = std::cos(a);
+        m_sin = std::sin(a);
+    }
+    QPointF toPixel(double x, double y) const
+    {
+        if (!m_rotated) return {(x - m_ox) / m_csx, (m_oy - y) / m_csy};
+        const double dx = x - m_cx, dy = y - m_cy;
+        return {m_w / 2.0 + (m_cos * dx + m_sin * dy) / m_csx, m_h / 2.0 + (m_sin * dx - m_cos * dy) / m_csy};
+    }
+    // Map-space bounds of what the image shows.
+    Rect coverage(const Rect& edges) const
+    {
+        if (!m_rotated) return edges;
+        Rect r{HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+        for (const auto& [col, row] : {std::pair{0, 0}, {m_w, 0}, {0, m_h}, {m_w, m_h}}) {
+            const double a = (col - m_w / 2.0) * m_csx, b = (row - m_h / 2.0) * m_csy;
+            const double x = m_cx + m_cos * a + m_sin * b, y = m_cy + m_sin * a - m_cos * b;
+            r.minx = std::min(r.minx, x), r.maxx = std::max(r.maxx, x);
+            r.miny = std::min(r.miny, y), r.maxy = std::max(r.maxy, y);
+        }
+        return r;
+    }
+
+private:
+    double m_csx, m_csy;
+    int m_w, m_h;
+    double m_cx, m_cy, m_ox, m_oy;
+    bool m_rotated;
+    double m_cos = 1, m_sin = 0;
+};
+
 // MapServer's AGG transform (msTransformShapeSimplify): drop vertices less
 // than a pixel from the previous kept one. Lines keep their first and last
 // point; rings keep their first two and last two. Degenerate parts vanish.
@@ -274,7 +317,9 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
 
     // Reprojection: only when both sides know their CRS and they differ.
     std::shared_ptr<CoordinateTransform> toMap;
-    Rect queryBox = m_view.extent;
+    const PixelMapper mapper(m_view);
+    const Rect shown = mapper.coverage(m_view.extent);
+    Rect queryBox = shown;
     if (m_view.crs.isValid() && m_layer.projection.isSet()) {
         std::optional<Crs> layerCrs = m_layer.projection.isAuto() ? source->nativeCrs()
                                                                    : Crs::fromProjection(m_layer.projection, &err);
@@ -283,7 +328,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
             toMap = CoordinateTransform::forThread(*layerCrs, m_view.crs, &err);
             if (!toMap) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
             auto back = CoordinateTransform::forThread(m_view.crs, *layerCrs);
-            queryBox = back ? back->transformBounds(m_view.extent) : Rect{};
+            queryBox = back ? back->transformBounds(shown) : Rect{};
             // A view that wraps (orthographic, polar) can come back inside-out.
             if (!queryBox.isValid() || !std::isfinite(queryBox.width())) queryBox = Rect{};
         }
@@ -300,10 +345,6 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (!cursor) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
     if (!classifier.bind(cursor->fields(), &err)) return fail(err);
 
-    // Pixel coordinates: MapServer maps map coordinates onto pixel centres,
-    // i.e. the centre-to-centre extent, so x = 0 is the first pixel's centre.
-    const double csx = m_view.cellSizeX(), csy = m_view.cellSizeY();
-    const double ox = m_view.extent.minx + csx / 2, oy = m_view.extent.maxy - csy / 2;
     const double jump = 0.5 * std::max(m_view.width, m_view.height) * 4;
 
     QList<DrawItem> items;
@@ -324,7 +365,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
             for (int i = f.geometry.partStart[part]; i < end; ++i) {
                 const double x = f.geometry.xy[2 * i], y = f.geometry.xy[2 * i + 1];
                 if (x == HUGE_VAL) continue;
-                const QPointF pt((x - ox) / csx, (oy - y) / csy);
+                const QPointF pt = mapper.toPixel(x, y);
                 // A reprojected line that jumps across the image wrapped round
                 // the antimeridian: break it instead of smearing a band.
                 if (toMap && item.type == Geometry::Type::Line && !poly.isEmpty()
@@ -368,7 +409,9 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         const bool perpendicular = r.offsetY == LineOffset::SingleSided || r.offsetY == LineOffset::DoubleSided;
         if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) {
             if (!perpendicular) p.translate(r.offsetX, r.offsetY);
-            MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
+            // A set ANGLE is relative to the map's north: a rotated map turns it back.
+            const double angle = r.angle != 0 ? r.angle - m_view.angle : 0;
+            MarkerStyle m{r.symbol, r.size, angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
             if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = m_map.fonts.value(r.symbol->font, {});
             for (const QPolygonF& part : item.parts)
                 for (const QPointF& pt : part) SymbolPainter::drawMarker(p, pt, m);

@@ -311,6 +311,19 @@ private Q_SLOTS:
         for (int y : blankRows) QCOMPARE(pixel(r, 50, y), qRgb(255, 255, 255));
     }
 
+    void mapAngleRotatesAboutCentre()
+    {
+        // ANGLE 90 turns the view rectangle counter-clockwise, so the map is
+        // drawn turned clockwise: what lies east of the centre ends up below it.
+        auto m = baseMap();
+        m->angle = 90;
+        m->layers << polygonLayer("east", "POLYGON((80 45, 90 45, 90 55, 80 55, 80 45))", Color::rgb(255, 0, 0));
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, 50, 85), qRgb(255, 0, 0));
+        QCOMPARE(pixel(r, 85, 50), qRgb(255, 255, 255));
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
