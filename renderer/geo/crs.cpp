@@ -25,7 +25,11 @@ QByteArray definitionFromArgs(const QStringList& args)
         if (a.startsWith(QLatin1String("init="), Qt::CaseInsensitive)) {
             const QString code = a.mid(5);
             const qsizetype colon = code.indexOf(QLatin1Char(':'));
-            if (colon > 0) return (code.left(colon).toUpper() + QLatin1Char(':') + code.mid(colon + 1)).toUtf8();
+            // "init=epsg:4326" names an authority; "init=./data/epsg2:42304" names
+            // an init file, which PROJ reads itself (path case must be kept).
+            const QString authority = code.left(colon);
+            if (colon > 0 && !authority.contains(QLatin1Char('/')) && !authority.contains(QLatin1Char('.')))
+                return (authority.toUpper() + QLatin1Char(':') + code.mid(colon + 1)).toUtf8();
         }
         if (!a.contains(QLatin1Char('=')) || a.contains(QLatin1Char('['))) return args[0].trimmed().toUtf8();
     }

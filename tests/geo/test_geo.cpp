@@ -42,6 +42,21 @@ private Q_SLOTS:
         if (!authId.isEmpty()) QCOMPARE(crs->authId(), authId);
     }
 
+    void initFileKeepsItsPath()
+    {
+        // MapServer maps use "init=./data/epsg2:42304": a PROJ init file, not an authority.
+        QTemporaryDir dir;
+        QDir().mkpath(dir.filePath("Data"));
+        QFile f(dir.filePath("Data/myinit"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("<42304> +proj=lcc +lat_1=49 +lat_2=77 +lat_0=49 +lon_0=-95 +x_0=0 +y_0=0 +datum=NAD83 +units=m +no_defs <>\n");
+        f.close();
+        QString error;
+        auto crs = Crs::fromProjection(ProjectionDef{{"init=" + dir.filePath("Data/myinit") + ":42304"}}, &error);
+        QVERIFY2(crs, qPrintable(error));
+        QVERIFY(!crs->isGeographic());
+    }
+
     void transformUsesLonLatOrder()
     {
         auto wgs84 = Crs::fromUserInput("EPSG:4326");
