@@ -24,6 +24,39 @@ QImage pixmapFor(const QString& path)
     return img;
 }
 
+// agg::ellipse as MapServer draws ellipse symbols: a polygon whose vertex
+// count follows AGG's approximation (scale 1), not a smooth curve. Small
+// ellipses are visibly polygonal (a radius-1 dot is a heptagon).
+QPolygonF aggEllipse(double rx, double ry)
+{
+    const double ra = (std::abs(rx) + std::abs(ry)) / 2;
+    int n = 4;
+    if (ra > 0) {
+        const double da = std::acos(ra / (ra + 0.125)) * 2;
+        n = std::max(4, int(std::lround(2 * M_PI / da)));
+    }
+    QPolygonF poly;
+    poly.reserve(n + 1);
+    for (int i = 0; i < n; ++i) {
+        const double a = 2 * M_PI * i / n;
+        poly << QPointF(std::cos(a) * rx, std::sin(a) * ry);
+    }
+    poly << poly.first();
+    return poly;
+}
+
+// Fill, then stroke as a filled outline: AGG computes exact area coverage,
+// where QPainter's thin pens take a cosmetic-line shortcut.
+void paintShape(QPainter& p, const QPainterPath& path, const QBrush& brush, const QPen& pen)
+{
+    if (brush.style() != Qt::NoBrush) p.fillPath(path, brush);
+    if (pen.style() == Qt::NoPen || pen.widthF() <= 0) return;
+    QPainterPathStroker stroker(pen);
+    QPainterPath outline = stroker.createStroke(path);
+    outline.setFillRule(Qt::WindingFill);
+    p.fillPath(outline, pen.color());
+}
+
 // Vector symbol outline in symbol units; -99 -99 starts a new part.
 QPainterPath vectorPath(const SymbolDef& sym, bool closeParts, double& sizeX, double& sizeY)
 {
@@ -79,7 +112,10 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
             p.setPen(s.fill.isValid() ? QPen(s.fill, s.width) : QPen(Qt::NoPen));
             p.setBrush(Qt::NoBrush);
         }
-        p.drawEllipse(box);
+        QPainterPath outline;
+        outline.addPolygon(aggEllipse(box.width() / 2, box.height() / 2));
+        outline.closeSubpath();
+        paintShape(p, outline, p.brush(), p.pen());
     } else if (sym->type == SymbolType::Vector) {
         double sx = 0, sy = 0;
         QPainterPath path = vectorPath(*sym, sym->filled, sx, sy);
@@ -91,16 +127,12 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
         if (sym->filled) {
             QPen pen = outlinePen;
             if (pen.style() != Qt::NoPen) pen.setWidthF(pen.widthF() / scale);
-            p.setPen(pen);
-            p.setBrush(s.fill.isValid() ? QBrush(s.fill) : Qt::NoBrush);
-            p.drawPath(path);
+            paintShape(p, path, s.fill.isValid() ? QBrush(s.fill) : QBrush(Qt::NoBrush), pen);
         } else {
             QPen pen(s.fill.isValid() ? s.fill : s.outline, s.width / scale);
             pen.setCapStyle(Qt::RoundCap);
             pen.setJoinStyle(Qt::RoundJoin);
-            p.setPen(pen);
-            p.setBrush(Qt::NoBrush);
-            p.drawPath(path);
+            paintShape(p, path, Qt::NoBrush, pen);
         }
     } else if (sym->type == SymbolType::Pixmap) {
         QImage img = pixmapFor(QDir::isAbsolutePath(sym->image) ? sym->image : s.baseDir + QLatin1Char('/') + sym->image);

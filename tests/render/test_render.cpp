@@ -324,6 +324,40 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 85, 50), qRgb(255, 255, 255));
     }
 
+    void unfilledEllipseSymbolIsARing()
+    {
+        // An unfilled ELLIPSE symbol of SIZE 8 is a 1 px ring of radius 4
+        // stroked in COLOR; AGG puts a vertex at angle 0, 4 px east.
+        auto m = baseMap();
+        SymbolDef circle;
+        circle.name = "circle";
+        circle.type = SymbolType::Ellipse;
+        circle.points = {{1, 1}};
+        circle.filled = false;
+        m->symbols << circle;
+        LayerDef l;
+        l.name = "pt";
+        l.type = LayerType::Point;
+        l.status = LayerStatus::Default;
+        InlineFeatureDef f;
+        f.wkt = "POINT(51 49)";  // pixel (50.5, 50.5): the centre of pixel (50, 50)
+        l.features << f;
+        ClassDef c;
+        StyleDef st;
+        st.symbolName = "circle";
+        st.size.value = 8;
+        st.color = Color::rgb(0, 0, 0);
+        c.styles << st;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 255));    // hollow
+        QVERIFY(qRed(pixel(r, 54, 50)) < 100);              // the ring, east
+        QVERIFY(qRed(pixel(r, 46, 50)) < 160);              // the ring, west
+        QCOMPARE(pixel(r, 57, 50), qRgb(255, 255, 255));    // outside
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
