@@ -163,7 +163,8 @@ void SymbolPainter::drawAlongLine(QPainter& p, const QPolygonF& line, const Mark
 {
     const double step = std::abs(gap);
     if (step <= 0 || line.size() < 2) return;
-    const bool rotate = gap > 0;
+    // MapServer: a negative GAP aligns the symbols with the line.
+    const bool rotate = gap < 0;
     double next = initialGap >= 0 ? initialGap : step / 2;
     double walked = 0;
     for (qsizetype i = 1; i < line.size(); ++i) {

@@ -25,8 +25,8 @@ struct MarkerStyle {
 class SymbolPainter {
 public:
     static void drawMarker(QPainter& p, const QPointF& at, const MarkerStyle& s);
-    // Markers every `gap` pixels along `path` (negative gap: not rotated
-    // along the line); `initialGap` < 0 means gap/2 as MapServer.
+    // Markers every |gap| pixels along `path` (negative gap: rotated to
+    // follow the line); `initialGap` < 0 means gap/2 as MapServer.
     static void drawAlongLine(QPainter& p, const QPolygonF& line, const MarkerStyle& s, double gap, double initialGap);
 };
 

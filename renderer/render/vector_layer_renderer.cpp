@@ -226,6 +226,12 @@ QPen withPattern(QPen pen, double width, const StyleDef& s, double scale)
         for (double d : s.pattern) dashes << std::max(d * scale / width, 0.01);
         if (dashes.size() % 2) dashes << dashes.last();
         pen.setDashPattern(dashes);
+        // INITIALGAP shifts the pattern: AGG starts it at length - gap.
+        if (s.initialGap > 0) {
+            double length = 0;
+            for (double d : s.pattern) length += d * scale;
+            pen.setDashOffset((length - s.initialGap * scale) / width);
+        }
     }
     return pen;
 }

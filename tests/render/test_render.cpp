@@ -358,6 +358,49 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 57, 50), qRgb(255, 255, 255));    // outside
     }
 
+    void negativeGapAlignsMarkersWithLine_data()
+    {
+        QTest::addColumn<double>("gap");
+        QTest::addColumn<bool>("vertical");
+        QTest::newRow("negative: follows the line") << -40.0 << true;
+        QTest::newRow("positive: device x axis") << 40.0 << false;
+    }
+    void negativeGapAlignsMarkersWithLine()
+    {
+        // A 10 x 2 bar symbol every 40 px along a line running north; the first
+        // marker sits gap/2 = 20 px from the start, at pixel (50.5, 69.5).
+        QFETCH(double, gap);
+        QFETCH(bool, vertical);
+        auto m = baseMap();
+        SymbolDef bar;
+        bar.name = "bar";
+        bar.type = SymbolType::Vector;
+        bar.filled = true;
+        bar.points = {{0, 0}, {10, 0}, {10, 2}, {0, 2}, {0, 0}};
+        m->symbols << bar;
+        LayerDef l;
+        l.name = "l";
+        l.type = LayerType::Line;
+        l.status = LayerStatus::Default;
+        InlineFeatureDef f;
+        f.wkt = "LINESTRING(51 10, 51 90)";
+        l.features << f;
+        ClassDef c;
+        StyleDef st;
+        st.symbolName = "bar";
+        st.size.value = 2;
+        st.gap = gap;
+        st.color = Color::rgb(0, 0, 0);
+        c.styles << st;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QRgb white = qRgb(255, 255, 255), black = qRgb(0, 0, 0);
+        QCOMPARE(pixel(r, 50, 66), vertical ? black : white);
+        QCOMPARE(pixel(r, 54, 69), vertical ? white : black);
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
