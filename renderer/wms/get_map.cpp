@@ -38,12 +38,18 @@ Response wmsGetMap(const WmsContext& ctx)
     req.format = p.format;
     req.transparent = p.transparent;
     req.background = p.background;
+    req.cancel = ctx.request.cancel;
     const RenderResult result = MapRenderer(mapForLayers(ctx.map, p.layers)).render(req);
     if (!result.ok())
         return ctx.error({}, QStringLiteral("msWMSGetMap(): WMS server error. ") + result.error, {p.width, p.height});
+    if (req.cancel.isCancelled())
+        return ctx.error({}, QStringLiteral("msWMSGetMap(): WMS server error. The request ran over the server's time limit "
+                                            "and was cancelled; ask for a smaller image or fewer layers."),
+                         {p.width, p.height});
     Response r;
     r.body = result.bytes;
     r.setContentType(result.mimeType.toUtf8());
+    r.trace = result.trace;
     return r;
 }
 

@@ -2,6 +2,8 @@
 // A decoded OGC KVP request: parameter names compare case-insensitively, values
 // keep their case. The first occurrence of a repeated key wins, as in mapserv.
 
+#include "trace/cancel_token.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -13,6 +15,8 @@ namespace maptune {
 
 struct WmsRequest {
     QList<std::pair<QString, QString>> params;
+    // Cancelled by the transport when the request runs over its time limit.
+    CancelToken cancel;
 
     // "a=1&B=x%20y": '+' is a space, %XX decoded as UTF-8; empty keys are dropped.
     static WmsRequest fromQueryString(const QByteArray& rawUrlEncoded);
