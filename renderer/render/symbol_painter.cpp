@@ -119,7 +119,9 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
     } else if (sym->type == SymbolType::Vector) {
         double sx = 0, sy = 0;
         QPainterPath path = vectorPath(*sym, sym->filled, sx, sy);
-        const double scale = sy > 0 ? s.size / sy : 1;
+        // Scaled by SIZE over the default size: the height, else the width.
+        const double base = sy > 0 ? sy : sx;
+        const double scale = base > 0 ? s.size / base : 1;
         const double ax = sym->anchorSet ? sym->anchorX * sx : sx / 2;
         const double ay = sym->anchorSet ? sym->anchorY * sy : sy / 2;
         p.scale(scale, scale);

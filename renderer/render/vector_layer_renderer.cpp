@@ -135,6 +135,7 @@ struct ResolvedStyle {
     QColor color, outline;
     double width = 1, outlineWidth = 0, size = 1, angle = 0, opacity = 1;
     double offsetX = 0, offsetY = 0;
+    double polarRadius = 0, polarAngle = 0;  // POLAROFFSET: pixels, degrees counter-clockwise
     const SymbolDef* symbol = nullptr;
 };
 
@@ -187,6 +188,8 @@ public:
         if (m_scaled) r.size = std::clamp(r.size, s.minSize, s.maxSize);
         r.angle = number(s.angle, values);
         r.offsetX = number(s.offsetX, values) * f;
+        r.polarRadius = number(s.polarOffsetRadius, values) * f;
+        r.polarAngle = number(s.polarOffsetAngle, values);
         // -99 / -999 are flags (perpendicular offsets), not distances.
         const double oy = number(s.offsetY, values);
         r.offsetY = oy == LineOffset::SingleSided || oy == LineOffset::DoubleSided ? oy : oy * f;
@@ -205,10 +208,11 @@ private:
     {
         if (!sym) return 1;
         if (sym->type == SymbolType::Vector || sym->type == SymbolType::Ellipse) {
-            double sy = 0;
+            // msSymbolGetDefaultSize: the height, else the width, else 1.
+            double sx = 0, sy = 0;
             for (const auto& p : sym->points)
-                if (!(p.first == -99 && p.second == -99)) sy = std::max(sy, p.second);
-            return sy > 0 ? sy : 1;
+                if (!(p.first == -99 && p.second == -99)) sx = std::max(sx, p.first), sy = std::max(sy, p.second);
+            return sy > 0 ? sy : (sx > 0 ? sx : 1);
         }
         return 1;
     }
@@ -415,6 +419,10 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         const bool perpendicular = r.offsetY == LineOffset::SingleSided || r.offsetY == LineOffset::DoubleSided;
         if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) {
             if (!perpendicular) p.translate(r.offsetX, r.offsetY);
+            if (r.polarRadius != 0 || r.polarAngle != 0) {
+                const double a = -r.polarAngle * M_PI / 180.0;
+                p.translate(r.polarRadius * std::cos(a), r.polarRadius * std::sin(a));
+            }
             // A set ANGLE is relative to the map's north: a rotated map turns it back.
             const double angle = r.angle != 0 ? r.angle - m_view.angle : 0;
             MarkerStyle m{r.symbol, r.size, angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};

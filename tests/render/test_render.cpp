@@ -401,6 +401,49 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 54, 69), vertical ? white : black);
     }
 
+    void polarOffsetMovesMarker_data()
+    {
+        QTest::addColumn<double>("angle");
+        QTest::addColumn<QPoint>("at");
+        // POLAROFFSET r a: r px in direction a, counter-clockwise from east.
+        QTest::newRow("north") << 90.0 << QPoint(50, 30);
+        QTest::newRow("east") << 0.0 << QPoint(70, 50);
+        QTest::newRow("south-west") << 225.0 << QPoint(36, 64);
+    }
+    void polarOffsetMovesMarker()
+    {
+        QFETCH(double, angle);
+        QFETCH(QPoint, at);
+        auto m = baseMap();
+        SymbolDef dot;
+        dot.name = "dot";
+        dot.type = SymbolType::Ellipse;
+        dot.points = {{1, 1}};
+        dot.filled = true;
+        m->symbols << dot;
+        LayerDef l;
+        l.name = "pt";
+        l.type = LayerType::Point;
+        l.status = LayerStatus::Default;
+        InlineFeatureDef f;
+        f.wkt = "POINT(51 49)";  // centre of pixel (50, 50)
+        l.features << f;
+        ClassDef c;
+        StyleDef st;
+        st.symbolName = "dot";
+        st.size.value = 6;
+        st.color = Color::rgb(255, 0, 0);
+        st.polarOffsetRadius.value = 20;
+        st.polarOffsetAngle.value = angle;
+        c.styles << st;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, at.x(), at.y()), qRgb(255, 0, 0));
+        QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 255));
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
