@@ -203,14 +203,21 @@ std::string roadClass(const RoadClass& c)
     return text + "    END\n";
 }
 
-std::string roadsLayer()
+// The roads layer from the shapefile, or from PostGIS when `postgis` holds a
+// libpq connection string (the shapefile layer then stays, switched off, as
+// "roads_shp" so both sources can be compared).
+std::string roadsLayer(const std::string& postgis = {})
 {
-    std::string text = R"MAP(
-  LAYER
+    std::string source = R"MAP(
     NAME "roads"
-    TYPE LINE
     STATUS ON
-    DATA "roads"
+    DATA "roads")MAP";
+    if (!postgis.empty())
+        source = "\n    NAME \"roads\"\n    STATUS ON\n    CONNECTIONTYPE POSTGIS\n    CONNECTION \"" + postgis
+                 + "\"\n    DATA \"geom from roads using unique ogc_fid using srid=4326\"";
+    std::string text = R"MAP(
+  LAYER)MAP" + source + R"MAP(
+    TYPE LINE
     PROJECTION
       "init=epsg:4326"
     END
@@ -237,9 +244,15 @@ void replaceAll(std::string& text, const std::string& from, const std::string& t
 
 } // namespace
 
-std::string demoMapfileText(const DemoScene& scene)
+std::string demoMapfileText(const DemoScene& scene, const std::string& postgis)
 {
-    std::string text = std::string(kHeader) + kRasterLayers + kBuildingsLayer + roadsLayer() + "END\n";
+    std::string roads = roadsLayer(postgis);
+    if (!postgis.empty()) {
+        std::string shp = roadsLayer();
+        replaceAll(shp, "NAME \"roads\"\n    STATUS ON", "NAME \"roads_shp\"\n    STATUS OFF");
+        roads += shp;
+    }
+    std::string text = std::string(kHeader) + kRasterLayers + kBuildingsLayer + roads + "END\n";
     replaceAll(text, "@EXTENT@", mapExtent(scene));
     replaceAll(text, "@RASTER_EXTENT@", rasterExtent(scene));
     replaceAll(text, "@LUT@", kDemoLut);

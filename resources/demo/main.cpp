@@ -37,8 +37,9 @@ int usage(const char* message)
     if (message)
         std::fprintf(stderr, "maptune-demo-data: %s\n", message);
     std::fprintf(stderr,
-                 "usage: maptune-demo-data OUTDIR [--seed N]\n"
-                 "Writes the MapTune demo data (orthophoto, roads, buildings, demo.map) into OUTDIR.\n");
+                 "usage: maptune-demo-data OUTDIR [--seed N] [--postgis CONNINFO]\n"
+                 "Writes the MapTune demo data (orthophoto, roads, buildings, demo.map) into OUTDIR.\n"
+                 "--postgis: demo.map reads the roads from the PostGIS table \"roads\" (geom, ogc_fid).\n");
     return 2;
 }
 
@@ -81,7 +82,7 @@ std::optional<std::string> removeOldOutputs(const fs::path& dir)
     return std::nullopt;
 }
 
-std::optional<std::string> generate(const fs::path& dir, std::uint64_t seed)
+std::optional<std::string> generate(const fs::path& dir, std::uint64_t seed, const std::string& postgis)
 {
     Stopwatch clock;
     if (auto error = removeOldOutputs(dir))
@@ -99,7 +100,7 @@ std::optional<std::string> generate(const fs::path& dir, std::uint64_t seed)
     if (auto error = writeVectorFiles(scene, dir))
         return error;
     clock.step("roads, buildings, demo.gpkg");
-    for (const auto& [name, text] : {std::pair{"demo.map", demoMapfileText(scene)},
+    for (const auto& [name, text] : {std::pair{"demo.map", demoMapfileText(scene, postgis)},
                                      std::pair{"ortho.curves", gimpCurvesText()},
                                      std::pair{"fonts.txt", fontsetText()}})
         if (auto error = writeText(dir / name, text))
@@ -116,6 +117,7 @@ int main(int argc, char** argv)
 {
     std::optional<fs::path> dir;
     std::uint64_t seed = kDefaultSeed;
+    std::string postgis;
     for (int k = 1; k < argc; ++k) {
         const std::string arg = argv[k];
         if (arg == "-h" || arg == "--help") {
@@ -127,6 +129,10 @@ int main(int argc, char** argv)
             seed = std::strtoull(argv[++k], &end, 10);
             if (!end || *end)
                 return usage("--seed needs a non-negative integer");
+        } else if (arg == "--postgis" && k + 1 < argc) {
+            postgis = argv[++k];
+            if (postgis.find('"') != std::string::npos)
+                return usage("--postgis: the connection string cannot contain double quotes");
         } else if (!arg.empty() && arg[0] == '-') {
             return usage(("unknown option " + arg).c_str());
         } else if (dir) {
@@ -145,7 +151,7 @@ int main(int argc, char** argv)
         return 1;
     }
     GDALAllRegister();
-    if (auto error = generate(*dir, seed)) {
+    if (auto error = generate(*dir, seed, postgis)) {
         std::fprintf(stderr, "maptune-demo-data: %s\n", error->c_str());
         return 1;
     }
