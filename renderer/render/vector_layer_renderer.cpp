@@ -95,6 +95,23 @@ QPolygonF simplifyPixels(const QPolygonF& in, bool ring)
     return out;
 }
 
+// msProjectSegment: where the segment from `good` (which reprojects) to
+// `bad` (which does not, e.g. the far side of an orthographic globe) leaves
+// the target's domain, found by bisection in source coordinates; in target
+// coordinates. MapServer keeps that point so clipped shapes end on the edge.
+std::optional<QPointF> domainEdge(const CoordinateTransform& t, QPointF good, QPointF bad)
+{
+    for (int i = 0; i < 48; ++i) {
+        const QPointF mid = (good + bad) / 2;
+        double x = mid.x(), y = mid.y();
+        if (t.transform(&x, &y, 1) == 0) good = mid;
+        else bad = mid;
+    }
+    double x = good.x(), y = good.y();
+    if (t.transform(&x, &y, 1) != 0) return std::nullopt;
+    return QPointF(x, y);
+}
+
 // TYPE CIRCLE: a feature's first two points are opposite corners of the
 // circle's bounding box (MapServer: centre between them, radius from the x
 // distance, or the y distance when that is 0). Returns an empty ring if
@@ -363,18 +380,20 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         if (!classifier.passesFilter(f.values)) continue;
         const int cls = classifier.classify(f.values, m_view.scaleDenom);
         if (cls < 0) continue;
-        if (toMap) toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
+        std::vector<double> source;
+        if (toMap) {
+            source = f.geometry.xy;
+            toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
+        }
         DrawItem item;
         item.cls = cls;
         item.type = f.geometry.type;
         item.values = f.values;
         for (int part = 0; part < f.geometry.partCount(); ++part) {
             QPolygonF poly;
-            const int end = f.geometry.partEnd(part);
-            poly.reserve(end - f.geometry.partStart[part]);
-            for (int i = f.geometry.partStart[part]; i < end; ++i) {
-                const double x = f.geometry.xy[2 * i], y = f.geometry.xy[2 * i + 1];
-                if (x == HUGE_VAL) continue;
+            const int start = f.geometry.partStart[part], end = f.geometry.partEnd(part);
+            poly.reserve(end - start);
+            auto add = [&](double x, double y) {
                 const QPointF pt = mapper.toPixel(x, y);
                 // A reprojected line that jumps across the image wrapped round
                 // the antimeridian: break it instead of smearing a band.
@@ -384,7 +403,22 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
                     poly.clear();
                 }
                 poly << pt;
+            };
+            bool prevOk = true, anyFailed = false;
+            for (int i = start; i < end; ++i) {
+                const double x = f.geometry.xy[2 * i], y = f.geometry.xy[2 * i + 1];
+                const bool ok = x != HUGE_VAL;
+                anyFailed |= !ok;
+                if (toMap && i > start && ok != prevOk) {
+                    const QPointF good(source[2 * (ok ? i : i - 1)], source[2 * (ok ? i : i - 1) + 1]);
+                    const QPointF bad(source[2 * (ok ? i - 1 : i)], source[2 * (ok ? i - 1 : i) + 1]);
+                    if (const auto edge = domainEdge(*toMap, good, bad)) add(edge->x(), edge->y());
+                }
+                prevOk = ok;
+                if (ok) add(x, y);
             }
+            if (anyFailed && item.type == Geometry::Type::Polygon && poly.size() > 2 && poly.first() != poly.last())
+                poly << poly.first();
             if (!poly.isEmpty()) item.parts << poly;
         }
         if (m_layer.type == LayerType::Circle) {

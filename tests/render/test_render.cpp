@@ -444,6 +444,37 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 255));
     }
 
+    void reprojectedLineStopsAtDomainEdge()
+    {
+        // An equator line from lon 0 to lon 120 on an orthographic globe: the
+        // far part does not project. As MapServer does, the line ends on the
+        // horizon (lon 90, x = 6378137 m, pixel x 95.06) instead of vanishing
+        // with the vertex beyond it.
+        auto m = baseMap();
+        m->extent = {-6930000, -6930000, 6930000, 6930000};  // 140 km pixels, edges at +-7000 km
+        m->projection.args = QStringList{"+proj=ortho +lon_0=0 +lat_0=0 +datum=WGS84"};
+        LayerDef l;
+        l.name = "eq";
+        l.type = LayerType::Line;
+        l.status = LayerStatus::Default;
+        l.projection.args = QStringList{"+proj=longlat +datum=WGS84"};
+        InlineFeatureDef f;
+        f.wkt = "LINESTRING(0 0, 120 0)";
+        l.features << f;
+        ClassDef c;
+        StyleDef st;
+        st.color = Color::rgb(0, 0, 0);
+        st.width = 2;
+        c.styles << st;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY(qRed(pixel(r, 70, 49)) < 100);
+        QVERIFY(qRed(pixel(r, 93, 49)) < 100);
+        QCOMPARE(pixel(r, 98, 49), qRgb(255, 255, 255));
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
