@@ -4,6 +4,7 @@
 
 #include "wms/get_map_params.h"
 #include "wms/ows_layer_info.h"
+#include "wms/raster_query.h"
 
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
@@ -11,6 +12,7 @@
 #include <QXmlStreamWriter>
 
 #include <cmath>
+#include <deque>
 
 namespace maptune {
 
@@ -99,6 +101,15 @@ std::optional<LayerResult> queryLayer(const WmsContext& ctx, const GetMapParams&
     return result;
 }
 
+std::optional<LayerResult> queryRaster(const WmsContext& ctx, const GetMapParams& p, const LayerDef& layer,
+                                       const RasterQueryPoint& point, QString* error)
+{
+    const std::optional<Crs> mapCrs = p.crs.isValid() ? std::optional<Crs>(p.crs) : projectionCrs(ctx.map, ctx.map.projection);
+    auto raster = queryRasterLayer(ctx.map, layer, mapCrs.value_or(Crs()), point, error);
+    if (!raster) return std::nullopt;
+    return LayerResult{&layer, raster->fields, raster->features};
+}
+
 // Which attributes a format shows and under which names: *_include_items,
 // *_exclude_items and *_<item>_alias in the given metadata namespaces.
 QList<std::pair<int, QString>> shownItems(const LayerResult& r, const QStringList& namespaces)
@@ -156,7 +167,11 @@ QByteArray gml(const QList<LayerResult>& results, const QString& srsName)
         if (r.features.isEmpty()) continue;
         const QString name = r.layer->name;
         xml.writeStartElement(name + QStringLiteral("_layer"));
-        xml.writeTextElement(QStringLiteral("gml:name"), wmsMetadata(r.layer->metadata, QStringLiteral("title")).value_or(name));
+        // msGMLWriteQuery names the collection only when the layer has a title.
+        if (auto title = wmsMetadata(r.layer->metadata, QStringLiteral("title"))) {
+            const auto gmlTitle = r.layer->metadata.value(QStringLiteral("gml_title"));
+            xml.writeTextElement(QStringLiteral("gml:name"), gmlTitle.value_or(*title));
+        }
         const auto items = shownItems(r, {QStringLiteral("gml"), QStringLiteral("wms"), QStringLiteral("ows")});
         for (const Feature& f : r.features) {
             xml.writeStartElement(name + QStringLiteral("_feature"));
@@ -205,17 +220,36 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
     const double cellX = p.bbox.width() / p.width, cellY = p.bbox.height() / p.height;
     const double px = p.bbox.minx + (ix + 0.5) * cellX, py = p.bbox.maxy - (iy + 0.5) * cellY;
 
+    // RADIUS (vendor, as mapserv): every layer's TOLERANCE in pixels.
+    std::optional<int> radius;
+    if (auto r = ctx.request.value(QStringLiteral("RADIUS")); r && r->compare(QLatin1String("bbox"), Qt::CaseInsensitive) != 0)
+        radius = r->toInt();
+    std::deque<LayerDef> withRadius;  // stable addresses for LayerResult::layer
+
     const QSet<int> enabled = enabledLayers(ctx.map, QStringLiteral("GetFeatureInfo"));
     QList<LayerResult> results;
     bool matched = false;
     for (const QString& name : queryLayers->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         for (int i = 0; i < ctx.map.layers.size(); ++i) {
-            const LayerDef& layer = ctx.map.layers[i];
-            if (!layerMatches(ctx.map, layer, name) || !enabled.contains(i)) continue;
+            const LayerDef* def = &ctx.map.layers[i];
+            if (!layerMatches(ctx.map, *def, name) || !enabled.contains(i)) continue;
+            if (radius) {
+                withRadius.push_back(*def);
+                withRadius.back().tolerance = *radius;
+                withRadius.back().toleranceUnits = QStringLiteral("PIXELS");
+                def = &withRadius.back();
+            }
+            const LayerDef& layer = *def;
+            // Only queryable layers count as found: a group of non-queryable
+            // layers is "not offered" (LayerNotDefined), as in mapserv.
+            if (!layerQueryable(layer)) continue;
             matched = true;
-            if (!layerQueryable(layer) || layer.type == LayerType::Raster) continue;
             QString error;
-            auto r = queryLayer(ctx, p, layer, px, py, cellX, count, &error);
+            std::optional<LayerResult> r;
+            if (layer.type == LayerType::Raster)
+                r = queryRaster(ctx, p, layer, {px, py, cellX, count}, &error);
+            else
+                r = queryLayer(ctx, p, layer, px, py, cellX, count, &error);
             if (!r) return ctx.error({}, where + error);
             results << *r;
         }

@@ -4,7 +4,11 @@
 #include "mapfile/map_loader.h"
 #include "wms/wms_service.h"
 
+#include <QFile>
 #include <QImage>
+#include <QTemporaryDir>
+
+#include <gdal.h>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -255,6 +259,77 @@ private Q_SLOTS:
             QCOMPARE(names.mid(0, 3), (QStringList{QStringLiteral("msGMLOutput"), QStringLiteral("points_layer"), QStringLiteral("name")}));
             QVERIFY(names.contains(QStringLiteral("points_feature")));
         }
+    }
+
+    void featureInfoRadius()
+    {
+        // RADIUS (a mapserv vendor parameter) overrides every layer's TOLERANCE, in pixels.
+        const QString q = QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&SRS=EPSG:4326&BBOX=0,0,20,10"
+                                         "&WIDTH=200&HEIGHT=100&STYLES=&LAYERS=points&QUERY_LAYERS=grp&X=90&Y=50");
+        QVERIFY(ask(q).body.contains("Search returned no results."));
+        QVERIFY(ask(q + QStringLiteral("&RADIUS=45")).body.contains("Layer 'points'"));
+    }
+
+    void featureInfoNonQueryableLayerIsNotOffered()
+    {
+        // "hidden" has no TEMPLATE: mapserv does not count it as a query layer.
+        const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.3.0&REQUEST=GetFeatureInfo&CRS=EPSG:4326&BBOX=0,0,10,20"
+                                              "&WIDTH=200&HEIGHT=100&STYLES=&LAYERS=points&QUERY_LAYERS=hidden&I=150&J=50"));
+        QCOMPARE(parseException(r.body).code, QStringLiteral("LayerNotDefined"));
+    }
+
+    void rasterFeatureInfo_data()
+    {
+        QTest::addColumn<QString>("click");
+        QTest::addColumn<QString>("bbox");
+        QTest::addColumn<QStringList>("lines");
+        // 10x10 pixels of 1 degree from (0,10); band 1 = 10*row + col, band 2 = 200, band 3 = col.
+        QTest::newRow("pixel centre") << "X=35&Y=72" << "0,0,10,10"
+                                      << QStringList{"x = '3.5'", "y = '2.5'", "value_0 = '73'", "value_1 = '200'",
+                                                     "value_2 = '3'", "value_list = '73,200,3'", "red = '73'",
+                                                     "green = '200'", "blue = '3'"};
+        QTest::newRow("corner pixel") << "X=0&Y=0" << "0,0,10,10"
+                                      << QStringList{"x = '0.5'", "y = '9.5'", "value_0 = '0'", "blue = '0'"};
+        QTest::newRow("outside the raster") << "X=150&Y=50" << "0,0,20,10" << QStringList{"Search returned no results."};
+    }
+
+    void rasterFeatureInfo()
+    {
+        QFETCH(QString, click);
+        QFETCH(QString, bbox);
+        QFETCH(QStringList, lines);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        GDALAllRegister();
+        GDALDatasetH ds = GDALCreate(GDALGetDriverByName("GTiff"), qPrintable(dir.filePath(QStringLiteral("r.tif"))),
+                                     10, 10, 3, GDT_Byte, nullptr);
+        QVERIFY(ds);
+        double gt[6] = {0, 1, 0, 10, 0, -1};
+        GDALSetGeoTransform(ds, gt);
+        std::vector<unsigned char> px(100);
+        for (int band = 1; band <= 3; ++band) {
+            for (int i = 0; i < 100; ++i) px[i] = band == 1 ? i : band == 2 ? 200 : i % 10;
+            QCOMPARE(GDALRasterIO(GDALGetRasterBand(ds, band), GF_Write, 0, 0, 10, 10, px.data(), 10, 10, GDT_Byte, 0, 0), CE_None);
+        }
+        GDALClose(ds);
+        QFile map(dir.filePath(QStringLiteral("r.map")));
+        QVERIFY(map.open(QIODevice::WriteOnly));
+        map.write("MAP NAME r EXTENT 0 0 10 10 SIZE 100 100 PROJECTION \"init=epsg:4326\" END\n"
+                  "WEB METADATA \"ows_enable_request\" \"*\" \"wms_srs\" \"EPSG:4326 EPSG:3857\" END END\n"
+                  "LAYER NAME grid TYPE RASTER STATUS ON DATA \"r.tif\" TEMPLATE \"t\"\n"
+                  "PROJECTION \"init=epsg:4326\" END METADATA \"wms_include_items\" \"all\" END END END\n");
+        map.close();
+        LoadResult loaded = loadMapFile(map.fileName());
+        QVERIFY(loaded.ok());
+        const WmsService service(loaded.map);
+        const QString srs = QStringLiteral("EPSG:4326");
+        const QStringList size = bbox == QLatin1String("0,0,20,10") ? QStringList{"200", "100"} : QStringList{"100", "100"};
+        const Response r = service.handle(WmsRequest::fromQueryString(
+            QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&SRS=%1&BBOX=%2&WIDTH=%3&HEIGHT=%4"
+                           "&STYLES=&LAYERS=grid&QUERY_LAYERS=grid&INFO_FORMAT=text/plain&%5")
+                .arg(srs, bbox, size[0], size[1], click).toUtf8()));
+        for (const QString& line : lines)
+            QVERIFY2(r.body.contains(line.toUtf8()), qPrintable(QString::fromUtf8(r.body)));
     }
 
     void featureInfoUnknownQueryLayer()
