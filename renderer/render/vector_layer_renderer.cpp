@@ -112,6 +112,14 @@ std::optional<QPointF> domainEdge(const CoordinateTransform& t, QPointF good, QP
     return QPointF(x, y);
 }
 
+// "[item]" references replaced by the feature's values (case-insensitive names).
+QString substituteItems(QString text, const QStringList& fields, const QStringList& values)
+{
+    for (qsizetype i = 0; i < fields.size() && i < values.size(); ++i)
+        text.replace(QLatin1Char('[') + fields[i] + QLatin1Char(']'), values[i], Qt::CaseInsensitive);
+    return text;
+}
+
 // TYPE CIRCLE: a feature's first two points are opposite corners of the
 // circle's bounding box (MapServer: centre between them, radius from the x
 // distance, or the y distance when that is 0). Returns an empty ring if
@@ -506,9 +514,13 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     for (const DrawItem& item : items) {
         const ClassDef& c = m_layer.classes[item.cls];
         if (c.labels.isEmpty()) continue;
-        const QString text = classifier.labelText(item.cls, item.values);
-        if (text.isEmpty()) continue;
+        const QString classText = classifier.labelText(item.cls, item.values);
         for (const LabelDef& l : c.labels) {
+            // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
+            const QString text = l.text.type == ExpressionDef::Type::String
+                                     ? substituteItems(l.text.text, cursor->fields(), item.values)
+                                     : classText;
+            if (text.isEmpty()) continue;
             LabelCandidate cand;
             cand.text = text;
             cand.anchor = labelPoint(item);

@@ -475,6 +475,32 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 98, 49), qRgb(255, 255, 255));
     }
 
+    void labelTextDrawsWithoutLabelItem()
+    {
+        // LABEL TEXT "..." labels a feature even without LABELITEM or class TEXT.
+        auto m = baseMap();
+        LayerDef l;
+        l.name = "pt";
+        l.type = LayerType::Point;
+        l.status = LayerStatus::Default;
+        InlineFeatureDef f;
+        f.wkt = "POINT(50 50)";
+        l.features << f;
+        ClassDef c;
+        LabelDef lab;
+        lab.text = {ExpressionDef::Type::String, "MMMM"};
+        lab.color.color = Color::rgb(0, 0, 0);
+        c.labels << lab;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        int dark = 0;
+        for (int y = 30; y < 70; ++y)
+            for (int x = 20; x < 80; ++x) dark += qRed(pixel(r, x, y)) < 128;
+        QVERIFY2(dark > 10, qPrintable(QString::number(dark)));
+    }
+
     void classExpressionSelectsStyle()
     {
         auto m = baseMap();
