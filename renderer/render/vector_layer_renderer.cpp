@@ -330,6 +330,104 @@ QPointF labelPoint(const DrawItem& item)
     return p.first();
 }
 
+// How one render maps features to pixels.
+struct PixelContext {
+    const PixelMapper& mapper;
+    const CoordinateTransform* toMap;  // null: no reprojection
+    double jump;                       // pixel distance that marks an antimeridian wrap
+    LayerType layerType;
+};
+
+// A feature's geometry reprojected, in pixels, simplified as MapServer's AGG
+// path does (circles built for TYPE CIRCLE). Reprojects `g` in place.
+DrawItem toPixels(Geometry& g, const PixelContext& ctx)
+{
+    std::vector<double> source;
+    if (ctx.toMap) {
+        source = g.xy;
+        ctx.toMap->transform(g.xy.data(), g.xy.data() + 1, g.pointCount(), 2);
+    }
+    DrawItem item;
+    item.type = g.type;
+    for (int part = 0; part < g.partCount(); ++part) {
+        QPolygonF poly;
+        const int start = g.partStart[part], end = g.partEnd(part);
+        poly.reserve(end - start);
+        auto add = [&](double x, double y) {
+            const QPointF pt = ctx.mapper.toPixel(x, y);
+            // A reprojected line that jumps across the image wrapped round
+            // the antimeridian: break it instead of smearing a band.
+            if (ctx.toMap && item.type == Geometry::Type::Line && !poly.isEmpty()
+                && std::abs(pt.x() - poly.last().x()) > ctx.jump) {
+                item.parts << poly;
+                poly.clear();
+            }
+            poly << pt;
+        };
+        bool prevOk = true, anyFailed = false;
+        for (int i = start; i < end; ++i) {
+            const double x = g.xy[2 * i], y = g.xy[2 * i + 1];
+            const bool ok = x != HUGE_VAL;
+            anyFailed |= !ok;
+            if (ctx.toMap && i > start && ok != prevOk) {
+                const QPointF good(source[2 * (ok ? i : i - 1)], source[2 * (ok ? i : i - 1) + 1]);
+                const QPointF bad(source[2 * (ok ? i - 1 : i)], source[2 * (ok ? i - 1 : i) + 1]);
+                if (const auto edge = domainEdge(*ctx.toMap, good, bad)) add(edge->x(), edge->y());
+            }
+            prevOk = ok;
+            if (ok) add(x, y);
+        }
+        if (anyFailed && item.type == Geometry::Type::Polygon && poly.size() > 2 && poly.first() != poly.last())
+            poly << poly.first();
+        if (!poly.isEmpty()) item.parts << poly;
+    }
+    if (ctx.layerType == LayerType::Circle) {
+        const QPolygonF ring = circleRing(item.parts);
+        item.type = Geometry::Type::Polygon;
+        item.parts.clear();
+        if (!ring.isEmpty()) item.parts << ring;
+    } else if (item.type == Geometry::Type::Line || item.type == Geometry::Type::Polygon) {
+        QList<QPolygonF> kept;
+        for (const QPolygonF& part : std::as_const(item.parts)) {
+            QPolygonF simple = simplifyPixels(part, item.type == Geometry::Type::Polygon);
+            if (!simple.isEmpty()) kept << std::move(simple);
+        }
+        item.parts = std::move(kept);
+    }
+    return item;
+}
+
+// Queues every item's labels; the cache draws them after all layers.
+void queueLabels(const QList<DrawItem>& items, const MapDef& map, const LayerDef& layer, const MapView& view,
+                 const FeatureClassifier& classifier, const StyleResolver& resolver, const QStringList& fields,
+                 LabelCache& labels)
+{
+    for (const DrawItem& item : items) {
+        const ClassDef& c = layer.classes[item.cls];
+        if (c.labels.isEmpty()) continue;
+        const QString classText = classifier.labelText(item.cls, item.values);
+        for (const LabelDef& l : c.labels) {
+            // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
+            const QString text = l.text.type == ExpressionDef::Type::String
+                                     ? substituteItems(l.text.text, fields, item.values)
+                                     : classText;
+            if (text.isEmpty()) continue;
+            LabelCandidate cand;
+            cand.text = text;
+            cand.anchor = labelPoint(item);
+            cand.style = l;
+            cand.style.color.color = resolver.color(l.color, item.values);
+            cand.style.outlineColor.color = resolver.color(l.outlineColor, item.values);
+            double size = resolver.number(l.size, item.values);
+            if (size <= 0) size = 10;
+            cand.size = l.type == LabelType::TrueType ? size * view.resolution / 72.0 * (96.0 / 96.0) : size + 3;
+            cand.angle = resolver.number(l.angle, item.values);
+            if (l.type == LabelType::TrueType) cand.fontPath = map.fonts.value(l.font, {});
+            labels.add(cand);
+        }
+    }
+}
+
 }  // namespace
 
 VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const LayerDef& layer, const MapView& view, LabelCache& labels)
@@ -380,7 +478,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (!cursor) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
     if (!classifier.bind(cursor->fields(), &err)) return fail(err);
 
-    const double jump = 0.5 * std::max(m_view.width, m_view.height) * 4;
+    const PixelContext pixels{mapper, toMap.get(), 0.5 * std::max(m_view.width, m_view.height) * 4, m_layer.type};
 
     QList<DrawItem> items;
     Feature f;
@@ -388,60 +486,9 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         if (!classifier.passesFilter(f.values)) continue;
         const int cls = classifier.classify(f.values, m_view.scaleDenom);
         if (cls < 0) continue;
-        std::vector<double> source;
-        if (toMap) {
-            source = f.geometry.xy;
-            toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
-        }
-        DrawItem item;
+        DrawItem item = toPixels(f.geometry, pixels);
         item.cls = cls;
-        item.type = f.geometry.type;
         item.values = f.values;
-        for (int part = 0; part < f.geometry.partCount(); ++part) {
-            QPolygonF poly;
-            const int start = f.geometry.partStart[part], end = f.geometry.partEnd(part);
-            poly.reserve(end - start);
-            auto add = [&](double x, double y) {
-                const QPointF pt = mapper.toPixel(x, y);
-                // A reprojected line that jumps across the image wrapped round
-                // the antimeridian: break it instead of smearing a band.
-                if (toMap && item.type == Geometry::Type::Line && !poly.isEmpty()
-                    && std::abs(pt.x() - poly.last().x()) > jump) {
-                    item.parts << poly;
-                    poly.clear();
-                }
-                poly << pt;
-            };
-            bool prevOk = true, anyFailed = false;
-            for (int i = start; i < end; ++i) {
-                const double x = f.geometry.xy[2 * i], y = f.geometry.xy[2 * i + 1];
-                const bool ok = x != HUGE_VAL;
-                anyFailed |= !ok;
-                if (toMap && i > start && ok != prevOk) {
-                    const QPointF good(source[2 * (ok ? i : i - 1)], source[2 * (ok ? i : i - 1) + 1]);
-                    const QPointF bad(source[2 * (ok ? i - 1 : i)], source[2 * (ok ? i - 1 : i) + 1]);
-                    if (const auto edge = domainEdge(*toMap, good, bad)) add(edge->x(), edge->y());
-                }
-                prevOk = ok;
-                if (ok) add(x, y);
-            }
-            if (anyFailed && item.type == Geometry::Type::Polygon && poly.size() > 2 && poly.first() != poly.last())
-                poly << poly.first();
-            if (!poly.isEmpty()) item.parts << poly;
-        }
-        if (m_layer.type == LayerType::Circle) {
-            const QPolygonF ring = circleRing(item.parts);
-            item.type = Geometry::Type::Polygon;
-            item.parts.clear();
-            if (!ring.isEmpty()) item.parts << ring;
-        } else if (item.type == Geometry::Type::Line || item.type == Geometry::Type::Polygon) {
-            QList<QPolygonF> kept;
-            for (const QPolygonF& part : std::as_const(item.parts)) {
-                QPolygonF simple = simplifyPixels(part, item.type == Geometry::Type::Polygon);
-                if (!simple.isEmpty()) kept << std::move(simple);
-            }
-            item.parts = std::move(kept);
-        }
         items << std::move(item);
         ++trace.features;
     }
@@ -510,31 +557,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     p.end();
     trace.drawMs = clock.restartMs();
 
-    // Labels go to the cache; they are drawn after all layers.
-    for (const DrawItem& item : items) {
-        const ClassDef& c = m_layer.classes[item.cls];
-        if (c.labels.isEmpty()) continue;
-        const QString classText = classifier.labelText(item.cls, item.values);
-        for (const LabelDef& l : c.labels) {
-            // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
-            const QString text = l.text.type == ExpressionDef::Type::String
-                                     ? substituteItems(l.text.text, cursor->fields(), item.values)
-                                     : classText;
-            if (text.isEmpty()) continue;
-            LabelCandidate cand;
-            cand.text = text;
-            cand.anchor = labelPoint(item);
-            cand.style = l;
-            cand.style.color.color = resolver.color(l.color, item.values);
-            cand.style.outlineColor.color = resolver.color(l.outlineColor, item.values);
-            double size = resolver.number(l.size, item.values);
-            if (size <= 0) size = 10;
-            cand.size = l.type == LabelType::TrueType ? size * m_view.resolution / 72.0 * (96.0 / 96.0) : size + 3;
-            cand.angle = resolver.number(l.angle, item.values);
-            if (l.type == LabelType::TrueType) cand.fontPath = m_map.fonts.value(l.font, {});
-            m_labels.add(cand);
-        }
-    }
+    queueLabels(items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), m_labels);
     trace.labelMs = clock.restartMs();
     return true;
 }
