@@ -38,6 +38,15 @@ struct ExplainOptions {
 int runExplain(const ExplainOptions& o);  // PostGIS layers: SQL + EXPLAIN (ANALYZE, BUFFERS)
 int runFormat(const QString& mapfile);
 
+struct ServeOptions {
+    QStringList mapfiles;
+    QString host = QStringLiteral("127.0.0.1");
+    int port = 8080;          // 0: any free port (printed)
+    int threads = 0;          // rendering workers; 0: one per core
+    QString fastcgi;          // a unix socket path or ":PORT": FastCGI instead of HTTP
+};
+int runServe(const ServeOptions& o);  // until SIGINT/SIGTERM
+
 // Helpers shared by the commands.
 void printError(const QString& message);
 bool writeOutput(const QString& path, const QByteArray& bytes);  // "-" = stdout

@@ -70,6 +70,16 @@ int main(int argc, char** argv)
     explain->add_option("LAYER", eLayer, "the layer name")->required();
     explain->add_option("--bbox", eBbox, "minx,miny,maxx,maxy in the map CRS (default: the map EXTENT)");
 
+    std::vector<std::string> sMaps;
+    std::string sHost = "127.0.0.1", sFastcgi;
+    int sPort = 8080, sThreads = 0;
+    auto* serve = cli.add_subcommand("serve", "serve the maps over HTTP (or FastCGI) as WMS until SIGINT/SIGTERM");
+    serve->add_option("MAPFILE", sMaps, "mapfiles, served as /<name without .map>")->required();
+    serve->add_option("--host", sHost, "address to listen on");
+    serve->add_option("--port", sPort, "TCP port; 0 picks a free one");
+    serve->add_option("--threads", sThreads, "rendering workers (default: one per core)");
+    serve->add_option("--fastcgi", sFastcgi, "serve FastCGI on a unix socket path or :PORT instead of HTTP");
+
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -100,6 +110,15 @@ int main(int argc, char** argv)
     }
     if (*check) return cli::runCheck(q(cMap));
     if (*format) return cli::runFormat(q(fMap));
+    if (*serve) {
+        cli::ServeOptions so;
+        for (const std::string& m : sMaps) so.mapfiles << q(m);
+        so.host = q(sHost);
+        so.port = sPort;
+        so.threads = sThreads;
+        so.fastcgi = q(sFastcgi);
+        return cli::runServe(so);
+    }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});
     std::cout << cli.help();
     return 2;

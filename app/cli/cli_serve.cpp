@@ -1,0 +1,107 @@
+#include "cli/cli_commands.h"
+
+#include "server/fastcgi_server.h"
+#include "server/http_server.h"
+#include "server/map_registry.h"
+#include "server/service_router.h"
+
+#include <QUrl>
+
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace maptune::cli {
+
+namespace {
+
+int g_signalPipe[2] = {-1, -1};
+
+void onSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &byte, 1);
+}
+
+// SIGINT/SIGTERM wake waitForSignal() through a pipe (async-signal-safe).
+bool installSignalHandlers()
+{
+    if (::pipe(g_signalPipe) != 0) return false;
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);  // a client that hangs up is not a reason to die
+    return true;
+}
+
+void waitForSignal()
+{
+    char byte = 0;
+    while (::read(g_signalPipe[0], &byte, 1) < 0 && errno == EINTR) {
+    }
+}
+
+void printServed(const MapRegistry& registry, const QString& host, int port)
+{
+    const QString h = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
+    for (const QString& name : registry.names())
+        std::printf("Serving %s at http://%s:%d/%s?SERVICE=WMS&REQUEST=GetCapabilities\n", qPrintable(name),
+                    qPrintable(h), port, qPrintable(name));
+    std::printf("Health at http://%s:%d/health, metrics at http://%s:%d/metrics. Stop with Ctrl+C.\n", qPrintable(h), port,
+                qPrintable(h), port);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int runServe(const ServeOptions& o)
+{
+    MapRegistry registry;
+    for (const QString& path : o.mapfiles)
+        if (auto error = registry.addMapFile(path)) {
+            printError(*error);
+            return 1;
+        }
+    ServerOptions so;
+    so.host = o.host;
+    so.port = o.port;
+    so.workers = o.threads;
+    if (!installSignalHandlers()) {
+        printError(QStringLiteral("cannot install signal handlers"));
+        return 1;
+    }
+    ServiceRouter router(registry, so);
+    registry.startWatching(so.reloadIntervalMs);
+
+    if (!o.fastcgi.isEmpty()) {
+        FastCgiServer server(router);
+        if (auto error = server.open(o.fastcgi)) {
+            printError(*error);
+            return 1;
+        }
+        server.start();
+        for (const QString& name : registry.names())
+            std::printf("Serving %s over FastCGI on %s (map by the last path segment, e.g. /%s?SERVICE=WMS&REQUEST=GetCapabilities)\n",
+                        qPrintable(name), qPrintable(o.fastcgi), qPrintable(name));
+        std::fflush(stdout);
+        waitForSignal();
+        server.stop();
+    } else {
+        HttpServer server(router);
+        if (auto error = server.bind()) {
+            printError(*error);
+            return 1;
+        }
+        server.start();
+        printServed(registry, so.host, server.port());
+        waitForSignal();
+        std::fprintf(stderr, "maptune-cli serve: stopping (finishing requests in flight)\n");
+        server.stop();
+    }
+    registry.stopWatching();
+    return 0;
+}
+
+}  // namespace maptune::cli

@@ -1,0 +1,109 @@
+#include "server/http_server.h"
+
+#include <httplib.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace maptune {
+
+namespace {
+
+void copyOut(const Response& from, httplib::Response& to)
+{
+    to.status = from.status;
+    for (const auto& [key, value] : from.headers)
+        if (key.compare("Content-Type", Qt::CaseInsensitive) != 0) to.set_header(key.toStdString(), value.toStdString());
+    to.set_content(from.body.constData(), size_t(from.body.size()), from.contentType().toStdString());
+}
+
+}  // namespace
+
+HttpServer::HttpServer(ServiceRouter& router) : m_router(router), m_server(std::make_unique<httplib::Server>())
+{
+    const ServerOptions& o = m_router.options();
+    const int threads = connectionThreads();
+    m_server->new_task_queue = [threads] { return new httplib::ThreadPool(size_t(threads)); };
+    m_server->set_keep_alive_timeout(o.keepAliveTimeoutS);
+    m_server->set_keep_alive_max_count(size_t(std::max(1, o.keepAliveMaxCount)));
+    m_server->set_payload_max_length(o.maxBodyBytes);
+    m_server->set_read_timeout(10, 0);
+    m_server->set_write_timeout(10, 0);
+    installRoutes();
+}
+
+HttpServer::~HttpServer()
+{
+    stop();
+}
+
+int HttpServer::connectionThreads() const
+{
+    return m_router.options().maxAdmitted() + m_router.options().effectiveWorkers() + 4;
+}
+
+void HttpServer::installRoutes()
+{
+    const size_t maxUri = m_router.options().maxUriLength;
+    m_server->set_pre_routing_handler([maxUri](const httplib::Request& req, httplib::Response& res) {
+        if (req.target.size() <= maxUri) return httplib::Server::HandlerResponse::Unhandled;
+        copyOut(ServiceRouter::plain(414, "Request-URI too long; the limit is " + QByteArray::number(qulonglong(maxUri))
+                                              + " bytes."),
+                res);
+        return httplib::Server::HandlerResponse::Handled;
+    });
+    auto route = [this](const httplib::Request& req, httplib::Response& res) {
+        // The raw query: WmsRequest decodes it itself (repeated keys, '+').
+        const size_t q = req.target.find('?');
+        const QByteArray query = q == std::string::npos ? QByteArray() : QByteArray::fromStdString(req.target.substr(q + 1));
+        const QByteArray path = QByteArray::fromStdString(req.path);
+        const QByteArray self = "http://" + QByteArray::fromStdString(req.get_header_value("Host")) + path;
+        copyOut(m_router.handle(QByteArray::fromStdString(req.method), path, query, ServiceRouter::PathMode::Strict, self), res);
+    };
+    m_server->Get(".*", route);
+    m_server->Post(".*", route);
+    m_server->set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        copyOut(ServiceRouter::plain(500, "Internal error while answering the request; see the server log."), res);
+    });
+}
+
+std::optional<QString> HttpServer::bind()
+{
+    const ServerOptions& o = m_router.options();
+    const std::string host = o.host.toStdString();
+    if (o.port == 0) {
+        m_port = m_server->bind_to_any_port(host);
+        if (m_port < 0) return QStringLiteral("cannot listen on %1: %2").arg(o.host, QString::fromLocal8Bit(strerror(errno)));
+    } else {
+        if (!m_server->bind_to_port(host, o.port))
+            return QStringLiteral("cannot listen on %1:%2: %3 (is another server using the port? try --port)")
+                .arg(o.host)
+                .arg(o.port)
+                .arg(QString::fromLocal8Bit(strerror(errno)));
+        m_port = o.port;
+    }
+    return std::nullopt;
+}
+
+void HttpServer::run()
+{
+    m_server->listen_after_bind();
+}
+
+std::optional<QString> HttpServer::start()
+{
+    if (m_port < 0)
+        if (auto error = bind()) return error;
+    m_thread = std::thread([this] { run(); });
+    // stop() is a no-op until the accept loop runs: wait for it.
+    for (int i = 0; i < 5000 && !m_server->is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return std::nullopt;
+}
+
+void HttpServer::stop()
+{
+    m_server->stop();
+    if (m_thread.joinable()) m_thread.join();
+}
+
+}  // namespace maptune

@@ -1,0 +1,165 @@
+#include "server/map_registry.h"
+
+#include "mapfile/map_loader.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <sys/stat.h>
+
+namespace maptune {
+
+namespace {
+
+QString diagnosticsText(const LoadResult& loaded)
+{
+    QStringList lines;
+    for (const Diagnostic& d : loaded.diagnostics)
+        if (d.isError()) lines << d.toString();
+    if (lines.isEmpty()) lines << QStringLiteral("the mapfile could not be read");
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace
+
+MapRegistry::~MapRegistry()
+{
+    stopWatching();
+}
+
+bool MapRegistry::isValidName(const QString& name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9_\\-][A-Za-z0-9_.\\-]{0,127}$"));
+    return pattern.match(name).hasMatch();
+}
+
+QString MapRegistry::nameForPath(const QString& path)
+{
+    QString base = QFileInfo(path).fileName();
+    if (base.endsWith(QLatin1String(".map"), Qt::CaseInsensitive)) base.chop(4);
+    return base;
+}
+
+MapRegistry::FileStamp MapRegistry::stampOf(const QString& path)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0) return {};
+    return {std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec, std::int64_t(st.st_size),
+            std::uint64_t(st.st_ino)};
+}
+
+std::optional<QString> MapRegistry::addMapFile(const QString& path)
+{
+    const QString name = nameForPath(path);
+    if (!isValidName(name))
+        return QStringLiteral("%1: a served map needs a name of letters, digits, '_', '-' or '.'; rename the file")
+            .arg(path);
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const FileStamp stamp = stampOf(absolute);
+    const LoadResult loaded = loadMapFile(absolute);
+    if (!loaded.ok()) return diagnosticsText(loaded);
+
+    std::lock_guard lock(m_mutex);
+    if (m_maps.count(name))
+        return QStringLiteral("%1: a map named '%2' is already served; give the mapfiles different names").arg(path, name);
+    Entry entry;
+    entry.current = std::make_shared<const ServedMap>(ServedMap{name, absolute, loaded.map, WmsService(loaded.map), 1});
+    entry.stamp = stamp;
+    entry.status.name = name;
+    entry.status.path = absolute;
+    m_maps.emplace(name, std::move(entry));
+    return std::nullopt;
+}
+
+ServedMapPtr MapRegistry::find(const QString& name) const
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_maps.find(name);
+    return it == m_maps.end() ? nullptr : it->second.current;
+}
+
+ServedMapPtr MapRegistry::single() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_maps.size() == 1 ? m_maps.begin()->second.current : nullptr;
+}
+
+QStringList MapRegistry::names() const
+{
+    std::lock_guard lock(m_mutex);
+    QStringList out;
+    for (const auto& [name, entry] : m_maps) out << name;
+    return out;
+}
+
+QList<MapStatus> MapRegistry::status() const
+{
+    std::lock_guard lock(m_mutex);
+    QList<MapStatus> out;
+    for (const auto& [name, entry] : m_maps) out << entry.status;
+    return out;
+}
+
+void MapRegistry::checkForChanges()
+{
+    QList<std::pair<QString, FileStamp>> changed;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto& [name, entry] : m_maps) {
+            const FileStamp now = stampOf(entry.current->path);
+            if (!(now == entry.stamp)) changed.append({name, now});
+        }
+    }
+    // Parsing happens outside the lock: requests keep finding the old version.
+    for (const auto& [name, stamp] : changed) reload(name, stamp);
+}
+
+void MapRegistry::reload(const QString& name, const FileStamp& stamp)
+{
+    ServedMapPtr old = find(name);
+    if (!old) return;
+    const LoadResult loaded = stamp.size < 0 ? LoadResult{} : loadMapFile(old->path);
+    std::lock_guard lock(m_mutex);
+    Entry& entry = m_maps.at(name);
+    entry.stamp = stamp;  // a broken version is reported once, not every second
+    if (!loaded.ok()) {
+        entry.status.reloadFailures++;
+        entry.status.lastError = stamp.size < 0 ? QStringLiteral("%1: the mapfile is gone").arg(old->path)
+                                                : diagnosticsText(loaded);
+        qWarning("maptune server: map '%s' not reloaded, still serving version %d:\n%s", qPrintable(name),
+                 old->generation, qPrintable(entry.status.lastError));
+        return;
+    }
+    const int generation = old->generation + 1;
+    entry.current = std::make_shared<const ServedMap>(ServedMap{name, old->path, loaded.map, WmsService(loaded.map), generation});
+    entry.status.generation = generation;
+    entry.status.reloads++;
+    entry.status.lastError.clear();
+    qInfo("maptune server: map '%s' reloaded (version %d)", qPrintable(name), generation);
+}
+
+void MapRegistry::startWatching(int intervalMs)
+{
+    stopWatching();
+    m_watchStop = false;
+    m_watcher = std::thread([this, intervalMs] {
+        std::unique_lock lock(m_watchMutex);
+        while (!m_watchWake.wait_for(lock, std::chrono::milliseconds(intervalMs), [this] { return m_watchStop; })) {
+            lock.unlock();
+            checkForChanges();
+            lock.lock();
+        }
+    });
+}
+
+void MapRegistry::stopWatching()
+{
+    {
+        std::lock_guard lock(m_watchMutex);
+        m_watchStop = true;
+    }
+    m_watchWake.notify_all();
+    if (m_watcher.joinable()) m_watcher.join();
+}
+
+}  // namespace maptune

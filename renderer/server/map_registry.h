@@ -1,0 +1,96 @@
+#pragma once
+// The maps a server answers for, by name (the mapfile's base name without
+// ".map"): a request names a served map, never a path. Each map is parsed once
+// and shared as an immutable MapDef + WmsService; a watcher thread reloads a
+// mapfile that changed on disk and swaps it in atomically, so requests in
+// flight finish on the version they started with. A broken edit keeps the last
+// good version serving and is reported (log, status(), /metrics).
+
+#include "mapfile/map_def.h"
+#include "wms/wms_service.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace maptune {
+
+// One loaded version of a served map. Immutable; shared by the requests using it.
+struct ServedMap {
+    QString name;
+    QString path;
+    MapDefPtr map;
+    WmsService service;
+    int generation = 1;  // 1 at start, +1 per successful reload
+};
+using ServedMapPtr = std::shared_ptr<const ServedMap>;
+
+struct MapStatus {
+    QString name;
+    QString path;
+    int generation = 1;
+    int reloads = 0;         // successful reloads
+    int reloadFailures = 0;  // edits that did not parse
+    QString lastError;       // of the newest failed reload; empty once a reload succeeds
+};
+
+class MapRegistry {
+public:
+    MapRegistry() = default;
+    ~MapRegistry();
+    MapRegistry(const MapRegistry&) = delete;
+    MapRegistry& operator=(const MapRegistry&) = delete;
+
+    // Loads the mapfile and serves it under its base name. Returns an error
+    // (the mapfile's diagnostics, or a duplicate or unusable name) instead.
+    std::optional<QString> addMapFile(const QString& path);
+
+    // The current version of a served map; null for an unknown name.
+    ServedMapPtr find(const QString& name) const;
+    // The only map when exactly one is served.
+    ServedMapPtr single() const;
+    QStringList names() const;
+    QList<MapStatus> status() const;
+
+    // Names a map may have: letters, digits, '_', '-', '.', not starting with '.'.
+    static bool isValidName(const QString& name);
+    static QString nameForPath(const QString& path);
+
+    // Looks at every mapfile once (size, mtime, inode) and reloads the changed ones.
+    void checkForChanges();
+    // A background thread calling checkForChanges() every intervalMs.
+    void startWatching(int intervalMs = 1000);
+    void stopWatching();
+
+private:
+    struct FileStamp {
+        std::int64_t mtimeNs = 0;
+        std::int64_t size = -1;
+        std::uint64_t inode = 0;
+        bool operator==(const FileStamp&) const = default;
+    };
+    struct Entry {
+        ServedMapPtr current;
+        FileStamp stamp;
+        MapStatus status;
+    };
+    static FileStamp stampOf(const QString& path);
+    void reload(const QString& name, const FileStamp& stamp);
+
+    mutable std::mutex m_mutex;
+    std::map<QString, Entry> m_maps;
+
+    std::mutex m_watchMutex;
+    std::condition_variable m_watchWake;
+    bool m_watchStop = false;
+    std::thread m_watcher;
+};
+
+}  // namespace maptune

@@ -1,0 +1,57 @@
+#pragma once
+// Everything the HTTP and FastCGI transports share, as a function from
+// (method, path, query) to a Response: /health, /metrics, and
+// /<map>?SERVICE=WMS&... answered by the map's WmsService under admission
+// control (RequestGate), a time limit (DeadlineWatchdog), with Server-Timing
+// on every WMS response and the render trace recorded into /metrics. The
+// transports only convert bytes (STYLE rule 2).
+
+#include "server/deadline_watchdog.h"
+#include "server/map_registry.h"
+#include "server/request_gate.h"
+#include "server/server_metrics.h"
+#include "server/server_options.h"
+#include "wms/response.h"
+
+#include <QByteArray>
+
+namespace maptune {
+
+class ServiceRouter {
+public:
+    // How a path names a map. Strict (HTTP): "/<map>" or "/" with one map.
+    // LastSegment (FastCGI): the last segment of SCRIPT_NAME/PATH_INFO when it
+    // names a served map, else the single served map -- as mapserv behind
+    // /cgi-bin/mapserv answers for its one MAP.
+    enum class PathMode { Strict, LastSegment };
+
+    ServiceRouter(MapRegistry& registry, const ServerOptions& options);
+
+    // selfUrl: the URL the client used, without the query ("http://host:8080/world"),
+    // for capabilities of maps that set no wms_/ows_onlineresource -- as mapserv
+    // derives it from HTTP_HOST and SCRIPT_NAME. Empty: the mapfile's or MapServer's default.
+    Response handle(const QByteArray& method, const QByteArray& path, const QByteArray& query,
+                    PathMode mode = PathMode::Strict, const QByteArray& selfUrl = {});
+
+    // Answers for requests refused before routing (too long, too large).
+    static Response plain(int status, const QByteArray& text);
+    static Response overloaded();
+
+    MapRegistry& registry() { return m_registry; }
+    ServerMetrics& metrics() { return m_metrics; }
+    RequestGate& gate() { return m_gate; }
+    const ServerOptions& options() const { return m_options; }
+
+private:
+    ServedMapPtr resolve(const QByteArray& path, PathMode mode) const;
+    Response unknownMap() const;
+    Response wms(const ServedMap& map, const QByteArray& query, const QByteArray& selfUrl);
+
+    MapRegistry& m_registry;
+    ServerOptions m_options;
+    ServerMetrics m_metrics;
+    RequestGate m_gate;
+    DeadlineWatchdog m_watchdog;
+};
+
+}  // namespace maptune
