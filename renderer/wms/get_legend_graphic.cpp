@@ -1,13 +1,198 @@
-// WMS GetLegendGraphic.
+// WMS GetLegendGraphic (msWMSGetLegendGraphic): one class icon for RULE,
+// else the legend of the layer (msDrawLegend: icon, class name; only the
+// classes drawn in BBOX when the request carries one).
 
 #include "wms/wms_context.h"
+#include "wms/legend_icon.h"
+#include "wms/legend_size.h"
+#include "wms/ows_layer_info.h"
+
+#include "data/feature_source_factory.h"
+#include "encode/image_encoder.h"
+#include "geo/crs.h"
+#include "render/feature_classifier.h"
+
+#include <QGuiApplication>
+#include <QPainter>
+#include <QPainterPath>
+#include <QRawFont>
+#include <QSet>
+
+#include <cmath>
 
 namespace maptune {
 
+namespace {
+
+constexpr int kMargin = 5;  // HMARGIN / VMARGIN
+
+struct LegendEntry {
+    const LayerDef* layer = nullptr;
+    int cls = -1;
+    QRectF text;   // ink box, origin on the baseline
+    int height = 0;
+};
+
+// Classes with features in `bbox` (MapServer's hit test of a content-dependent
+// legend): features of the layer in the box, classified as for drawing.
+std::optional<QSet<int>> classesInBox(const MapDef& map, const LayerDef& layer, const Rect& bbox, const Crs& crs)
+{
+    QString error;
+    auto source = openFeatureSource(map, layer, &error);
+    if (!source) return std::nullopt;
+    FeatureClassifier classifier;
+    if (!classifier.compile(layer, &error)) return std::nullopt;
+    FeatureQuery q;
+    q.bbox = bbox;
+    std::optional<Crs> layerCrs = projectionCrs(map, layer.projection);
+    if (!layerCrs) layerCrs = source->nativeCrs();
+    if (layerCrs && crs.isValid() && *layerCrs != crs) q.bbox = projectRect(crs, *layerCrs, bbox);
+    q.attributes = classifier.attributes();
+    auto cursor = source->query(q, &error);
+    if (!cursor || !classifier.bind(cursor->fields(), &error)) return std::nullopt;
+    QSet<int> hit;
+    Feature f;
+    while (cursor->next(f)) {
+        if (!classifier.passesFilter(f.values)) continue;
+        const int c = classifier.classify(f.values, 0);
+        if (c >= 0) hit.insert(c);
+    }
+    return hit;
+}
+
+void drawText(QPainter& p, const MapDef& map, const QString& text, const QPointF& baseline)
+{
+    const LegendFont font = legendFont(map);
+    if (text.isEmpty() || font.path.isEmpty() || !qobject_cast<QGuiApplication*>(QCoreApplication::instance())) return;
+    const QRawFont raw(font.path, font.pixels, QFont::PreferNoHinting);
+    if (!raw.isValid()) return;
+    const QList<quint32> glyphs = raw.glyphIndexesForString(text);
+    const QList<QPointF> advances = raw.advancesForGlyphIndexes(glyphs, QRawFont::UseDesignMetrics);
+    QPainterPath path;
+    double pen = 0;
+    for (int i = 0; i < glyphs.size(); ++i) {
+        path.addPath(raw.pathForGlyph(glyphs[i]).translated(baseline.x() + pen, baseline.y()));
+        pen += advances[i].x();
+    }
+    Color c = Color::rgb(0, 0, 0);
+    if (map.legend.label && map.legend.label->color.color.isSet()) c = map.legend.label->color.color;
+    p.fillPath(path, QColor(c.r, c.g, c.b));
+}
+
+QImage legendImage(const MapDef& map, const QList<LegendEntry>& entries)
+{
+    const LegendDef& legend = map.legend;
+    int maxWidth = 0, height = 0;
+    for (const LegendEntry& e : entries) {
+        maxWidth = std::max(maxWidth, int(std::lround(e.text.width())));
+        height += e.height;
+    }
+    height += 2 * kMargin + (int(entries.size()) - 1) * legend.keySpacingY;
+    const int width = 2 * kMargin + maxWidth + legend.keySpacingX + legend.keySizeX;
+    QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
+    image.fill(QColor(legend.imageColor.r, legend.imageColor.g, legend.imageColor.b));
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    double y = kMargin;
+    for (const LegendEntry& e : entries) {
+        drawLegendIcon(p, map, *e.layer, e.layer->classes[e.cls], QRect(kMargin, int(y), legend.keySizeX, legend.keySizeY));
+        // The label's baseline sits so that its ink ends at the bottom of the row.
+        y += e.height;
+        drawText(p, map, e.layer->classes[e.cls].name, QPointF(kMargin + legend.keySizeX + legend.keySpacingX, y - e.text.bottom()));
+        y += legend.keySpacingY;
+    }
+    return image;
+}
+
+std::optional<int> positiveInt(const std::optional<QString>& v)
+{
+    if (!v) return std::nullopt;
+    bool ok = false;
+    const int n = v->toInt(&ok);
+    return ok && n > 0 ? std::optional<int>(n) : std::nullopt;
+}
+
+}  // namespace
+
 Response wmsGetLegendGraphic(const WmsContext& ctx)
 {
-    return ctx.error(QStringLiteral("OperationNotSupported"),
-                     QStringLiteral("msWMSLegendGraphic(): WMS server error. GetLegendGraphic is not implemented yet."));
+    const QString where = QStringLiteral("msWMSGetLegendGraphic(): WMS server error. ");
+    const auto layerName = ctx.request.value(QStringLiteral("LAYER"));
+    if (!layerName || layerName->isEmpty())
+        return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Mandatory LAYER parameter missing in GetLegendGraphic request."));
+    const auto formatName = ctx.request.value(QStringLiteral("FORMAT"));
+    if (!formatName || formatName->isEmpty())
+        return ctx.error(QStringLiteral("InvalidFormat"), where + QStringLiteral("Mandatory FORMAT parameter missing in GetLegendGraphic request."));
+
+    const QSet<int> enabled = enabledLayers(ctx.map, QStringLiteral("GetLegendGraphic"));
+    QList<int> layers;
+    for (int i = 0; i < ctx.map.layers.size(); ++i) {
+        const LayerDef& l = ctx.map.layers[i];
+        const bool named = l.name.compare(*layerName, Qt::CaseInsensitive) == 0
+                           || (!l.group.isEmpty() && l.group.compare(*layerName, Qt::CaseInsensitive) == 0);
+        if (named && enabled.contains(i)) layers << i;
+    }
+    if (layers.isEmpty())
+        return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Invalid layer given in the LAYER parameter."));
+
+    QString error;
+    auto format = findImageFormat(ctx.map, *formatName, &error);
+    if (!format)
+        return ctx.error(QStringLiteral("InvalidFormat"), where + QStringLiteral("Unsupported output format (%1).").arg(*formatName));
+    if (auto t = ctx.request.value(QStringLiteral("TRANSPARENT")))
+        *format = withTransparency(*format, t->compare(QLatin1String("TRUE"), Qt::CaseInsensitive) == 0);
+
+    QImage image;
+    if (const auto rule = ctx.request.value(QStringLiteral("RULE"))) {
+        const LayerDef& layer = ctx.map.layers[layers.first()];
+        int cls = -1;
+        for (int c = 0; c < layer.classes.size() && cls < 0; ++c)
+            if (layer.classes[c].name == *rule) cls = c;
+        if (cls < 0)
+            return ctx.error({}, where + QStringLiteral("Invalid rule (%1) given in the RULE parameter.").arg(*rule));
+        const int w = positiveInt(ctx.request.value(QStringLiteral("WIDTH"))).value_or(ctx.map.legend.keySizeX);
+        const int h = positiveInt(ctx.request.value(QStringLiteral("HEIGHT"))).value_or(ctx.map.legend.keySizeY);
+        image = QImage(w, h, QImage::Format_ARGB32_Premultiplied);
+        const Color bg = ctx.map.legend.imageColor;
+        image.fill(format->transparent ? QColor(Qt::transparent) : QColor(bg.r, bg.g, bg.b));
+        QPainter p(&image);
+        p.setRenderHint(QPainter::Antialiasing);
+        drawLegendIcon(p, ctx.map, layer, layer.classes[cls], QRect(0, 0, w, h));
+    } else {
+        // With a BBOX (and SRS/CRS) the legend only shows the classes drawn there.
+        std::optional<Rect> bbox;
+        Crs crs;
+        if (auto b = ctx.request.value(QStringLiteral("BBOX"))) {
+            const QStringList parts = b->split(QLatin1Char(','));
+            bool ok = parts.size() == 4;
+            double v[4] = {0, 0, 0, 0};
+            for (int i = 0; ok && i < 4; ++i) v[i] = parts[i].toDouble(&ok);
+            const auto srs = ctx.request.value(ctx.version >= Wms130 ? QStringLiteral("CRS") : QStringLiteral("SRS"));
+            if (ok && v[2] > v[0] && v[3] > v[1]) bbox = Rect{v[0], v[1], v[2], v[3]};
+            if (srs) crs = Crs::fromUserInput(*srs).value_or(Crs());
+            if (!crs.isValid()) crs = projectionCrs(ctx.map, ctx.map.projection).value_or(Crs());
+        }
+        QList<LegendEntry> entries;
+        for (int index : layers) {
+            const LayerDef& layer = ctx.map.layers[index];
+            std::optional<QSet<int>> hit;
+            if (bbox) hit = classesInBox(ctx.map, layer, *bbox, crs);
+            for (int c : legendClasses(layer)) {
+                if (hit && !hit->contains(c)) continue;
+                LegendEntry e{&layer, c, legendTextBounds(ctx.map, layer.classes[c].name), 0};
+                e.height = std::max(int(std::lround(e.text.height())), ctx.map.legend.keySizeY);
+                entries << e;
+            }
+        }
+        if (entries.isEmpty())
+            return ctx.error({}, where + QStringLiteral("Unable to draw legend for this layer: no class has a NAME."));
+        image = legendImage(ctx.map, entries);
+    }
+    Response r;
+    r.body = encodeImage(image, *format, &error);
+    if (r.body.isEmpty()) return ctx.error({}, where + error);
+    r.setContentType(format->mimeType.toUtf8());
+    return r;
 }
 
 }  // namespace maptune

@@ -33,47 +33,67 @@ QString defaultFontPath()
 
 }  // namespace
 
-QRectF legendTextBounds(const MapDef& map, const QString& text)
+LegendFont legendFont(const MapDef& map)
 {
-    QString path = defaultFontPath();
-    double points = bitmapPointSize(QStringLiteral("MEDIUM"));
+    LegendFont f{defaultFontPath(), bitmapPointSize(QStringLiteral("MEDIUM"))};
     if (const auto& label = map.legend.label) {
         if (label->type == LabelType::TrueType) {
-            if (auto file = map.fonts.value(label->font)) path = *file;
-            points = label->size.value > 0 ? label->size.value : 10;
+            if (auto file = map.fonts.value(label->font)) f.path = *file;
+            f.points = label->size.value > 0 ? label->size.value : 10;
         } else {
-            points = bitmapPointSize(label->bitmapSize.isEmpty() ? QStringLiteral("MEDIUM") : label->bitmapSize);
+            f.points = bitmapPointSize(label->bitmapSize.isEmpty() ? QStringLiteral("MEDIUM") : label->bitmapSize);
         }
+        f.bitmap = label->type != LabelType::TrueType;
     }
-    if (path.isEmpty() || text.isEmpty()) return {};
     // MapServer lays glyphs out unhinted at size * 96/72 pixels.
-    const double pixels = std::round(points * 96.0 / 72.0);
+    f.pixels = std::round(f.points * 96.0 / 72.0);
+    return f;
+}
+
+QRectF legendTextBounds(const MapDef& map, const QString& text)
+{
+    const LegendFont f = legendFont(map);
+    if (f.path.isEmpty() || text.isEmpty()) return {};
     // Qt's font engines need a QGuiApplication; headless callers without one
     // get an estimate (average DejaVu Sans Condensed advance, cap height).
     if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
-        return QRectF(0, -0.73 * pixels, 0.55 * pixels * text.size(), 0.73 * pixels);
-    const QRawFont font(path, pixels, QFont::PreferNoHinting);
+        return QRectF(0, -0.73 * f.pixels, 0.55 * f.pixels * text.size(), 0.73 * f.pixels);
+    const QRawFont font(f.path, f.pixels, QFont::PreferNoHinting);
     if (!font.isValid()) return {};
     const QList<quint32> glyphs = font.glyphIndexesForString(text);
     const QList<QPointF> advances = font.advancesForGlyphIndexes(glyphs, QRawFont::UseDesignMetrics);
-    QRectF box;
+    // FreeType lays hinted glyphs out on whole pixels: advances are rounded
+    // and each glyph's box widened to the pixel grid horizontally. The height
+    // is the outlines' own.
+    double left = HUGE_VAL, right = -HUGE_VAL, top = HUGE_VAL, bottom = -HUGE_VAL;
     double pen = 0;
     for (int i = 0; i < glyphs.size(); ++i) {
-        const QRectF ink = font.pathForGlyph(glyphs[i]).boundingRect().translated(pen, 0);
-        if (!ink.isEmpty()) box = box.isNull() ? ink : box.united(ink);
-        pen += advances[i].x();
+        const QRectF ink = font.pathForGlyph(glyphs[i]).boundingRect();
+        if (!ink.isEmpty()) {
+            left = std::min(left, pen + std::floor(ink.left()));
+            right = std::max(right, pen + std::ceil(ink.right()));
+            top = std::min(top, ink.top());
+            bottom = std::max(bottom, ink.bottom());
+        }
+        pen += std::round(advances[i].x());
     }
-    // MapServer's text bounds run from the pen origin to the last advance.
-    box.setLeft(0);
-    box.setRight(pen);
-    return box;
+    if (left > right) return {};
+    // The bitmap stand-in is measured from the pen origin to the sum of the
+    // unrounded advances: what MapServer's built-in font sizes come out as.
+    if (f.bitmap) {
+        double advance = 0;
+        for (const QPointF& a : advances) advance += a.x();
+        left = 0;
+        right = advance;
+    }
+    return QRectF(QPointF(left, top), QPointF(right, bottom));
 }
 
 QList<int> legendClasses(const LayerDef& layer)
 {
     QList<int> out;
     for (int i = 0; i < layer.classes.size(); ++i)
-        if (!layer.classes[i].name.isEmpty()) out << i;
+        if (!layer.classes[i].name.isNull()) out << i;
     return out;
 }
 

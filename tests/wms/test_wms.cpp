@@ -332,6 +332,56 @@ private Q_SLOTS:
             QVERIFY2(r.body.contains(line.toUtf8()), qPrintable(QString::fromUtf8(r.body)));
     }
 
+    void legendGraphicRuleIcon()
+    {
+        // RULE: the class icon alone, KEYSIZE by default; a POINT layer's marker sits at the centre.
+        const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetLegendGraphic&LAYER=points&FORMAT=image/png&RULE=red"));
+        QCOMPARE(r.contentType(), QByteArray("image/png"));
+        const QImage icon = QImage::fromData(r.body, "PNG");
+        QCOMPARE(icon.size(), QSize(20, 10));
+        QCOMPARE(icon.pixelColor(10, 5).rgb(), QColor(255, 0, 0).rgb());
+        QCOMPARE(icon.pixelColor(1, 1).rgb(), QColor(255, 255, 255).rgb());
+        const QImage sized = QImage::fromData(
+            ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetLegendGraphic&LAYER=points&FORMAT=image/png&RULE=red&WIDTH=40&HEIGHT=30")).body, "PNG");
+        QCOMPARE(sized.size(), QSize(40, 30));
+    }
+
+    void legendGraphicLayout()
+    {
+        // One named class: 5 px margins, the 20x10 key, 5 px spacing, then the name.
+        const QImage legend = QImage::fromData(
+            ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetLegendGraphic&LAYER=points&FORMAT=image/png")).body, "PNG");
+        QVERIFY(!legend.isNull());
+        QCOMPARE(legend.height(), 20);
+        QVERIFY(legend.width() > 2 * 5 + 20 + 5);
+        QCOMPARE(legend.pixelColor(15, 10).rgb(), QColor(255, 0, 0).rgb());
+        bool text = false;  // dark label pixels right of the key
+        for (int x = 30; x < legend.width(); ++x)
+            for (int y = 0; y < legend.height(); ++y) text = text || qGray(legend.pixel(x, y)) < 128;
+        QVERIFY(text);
+    }
+
+    void legendGraphicErrors_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("no LAYER") << "FORMAT=image/png" << "LayerNotDefined";
+        QTest::newRow("unknown LAYER") << "LAYER=nope&FORMAT=image/png" << "LayerNotDefined";
+        QTest::newRow("no FORMAT") << "LAYER=points" << "InvalidFormat";
+        QTest::newRow("unknown FORMAT") << "LAYER=points&FORMAT=image/x-nope" << "InvalidFormat";
+        QTest::newRow("unknown RULE") << "LAYER=points&FORMAT=image/png&RULE=nope" << "";
+        QTest::newRow("no named class") << "LAYER=hidden&FORMAT=image/png" << "";
+    }
+
+    void legendGraphicErrors()
+    {
+        QFETCH(QString, query);
+        QFETCH(QString, code);
+        const ExceptionInfo e = parseException(ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetLegendGraphic&") + query).body);
+        QVERIFY(e.isReport);
+        QCOMPARE(e.code, code);
+    }
+
     void featureInfoUnknownQueryLayer()
     {
         const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&SRS=EPSG:4326&BBOX=0,0,20,10"
@@ -340,5 +390,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWms)
+// A QGuiApplication: legend text is laid out with Qt's font engine.
+QTEST_MAIN(TestWms)
 #include "test_wms.moc"
