@@ -7,6 +7,7 @@
 #include "render/line_offset.h"
 #include "render/polygon_fill.h"
 #include "render/scale_tokens.h"
+#include "render/stroke_outline.h"
 #include "render/symbol_painter.h"
 
 #include <QPainter>
@@ -301,15 +302,28 @@ void strokeExact(QPainter& p, const QPainterPath& path, const QPen& pen)
     p.fillPath(outline, pen.color());
 }
 
-QPainterPath linePath(const QList<QPolygonF>& parts)
+// Strokes polylines (or rings when `closed`): the common solid round-joined
+// case through StrokeOutline, everything else through Qt's stroker.
+void strokeParts(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
 {
+    if (pen.widthF() <= 0 || !pen.color().isValid()) return;
+    if (pen.joinStyle() == Qt::RoundJoin && pen.style() == Qt::SolidLine
+        && (pen.capStyle() == Qt::RoundCap || pen.capStyle() == Qt::FlatCap)) {
+        QList<QPolygonF> lines = parts;
+        if (closed)
+            for (QPolygonF& ring : lines)
+                if (ring.size() > 2 && ring.first() != ring.last()) ring << ring.first();
+        p.fillPath(StrokeOutline::round(lines, pen.widthF(), closed || pen.capStyle() == Qt::RoundCap), pen.color());
+        return;
+    }
     QPainterPath path;
     for (const QPolygonF& part : parts) {
         if (part.size() < 2) continue;
         path.moveTo(part.first());
         for (qsizetype i = 1; i < part.size(); ++i) path.lineTo(part[i]);
+        if (closed) path.closeSubpath();
     }
-    return path;
+    strokeExact(p, path, pen);
 }
 
 QPointF labelPoint(const DrawItem& item)
@@ -525,17 +539,16 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
                 for (const QPolygonF& part : parts)
                     SymbolPainter::drawAlongLine(p, part, m, s.gap * scale, s.initialGap * scale);
             } else {
-                const QPainterPath path = linePath(parts);
-                if (r.outline.isValid()) strokeExact(p, path, linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale));
-                if (r.color.isValid()) strokeExact(p, path, linePen(r.color, r.width, s, scale));
+                if (r.outline.isValid()) strokeParts(p, parts, linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false);
+                if (r.color.isValid()) strokeParts(p, parts, linePen(r.color, r.width, s, scale), false);
             }
         } else if (item.type == Geometry::Type::Polygon) {
             QPainterPath path;
             path.setFillRule(Qt::OddEvenFill);
-            for (const QPolygonF& part : LineOffset::apply(item.parts, r.offsetX, r.offsetY))
-                path.addPolygon(part), path.closeSubpath();
+            const QList<QPolygonF> rings = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
+            for (const QPolygonF& part : rings) path.addPolygon(part), path.closeSubpath();
             if (r.color.isValid()) PolygonFill::fill(p, path, r.color);
-            if (r.outline.isValid()) strokeExact(p, path, linePen(r.outline, r.width, s, scale));
+            if (r.outline.isValid()) strokeParts(p, rings, linePen(r.outline, r.width, s, scale), true);
         }
         p.restore();
     };

@@ -1,0 +1,136 @@
+#include "render/stroke_outline.h"
+
+#include <cmath>
+#include <vector>
+
+namespace maptune {
+
+namespace {
+
+// Signed area sign of a small polygon (maths orientation: > 0 counter-clockwise).
+double signedArea2(const QPointF* pts, int n)
+{
+    double a = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) a += (pts[j].x() * pts[i].y()) - (pts[i].x() * pts[j].y());
+    return a;
+}
+
+// Every subpath is added clockwise (negative area) so that overlaps add up
+// under the non-zero rule instead of cancelling.
+void addClockwise(QPainterPath& path, std::vector<QPointF>& pts)
+{
+    const int n = int(pts.size());
+    if (n < 3) return;
+    if (signedArea2(pts.data(), n) > 0) std::reverse(pts.begin(), pts.end());
+    path.moveTo(pts[0]);
+    for (int i = 1; i < n; ++i) path.lineTo(pts[i]);
+    path.closeSubpath();
+}
+
+}  // namespace
+
+int StrokeOutline::discVertices(double width)
+{
+    // agg::arc: da = acos(r / (r + 0.125 / scale)) * 2; vertices = 2*pi / da.
+    const double r = width / 2;
+    if (r <= 0) return 0;
+    const double da = std::acos(r / (r + 0.125)) * 2;
+    return std::clamp(int(std::ceil(2 * M_PI / da)), 8, 256);
+}
+
+QPainterPath StrokeOutline::round(const QList<QPolygonF>& parts, double width, bool roundCaps)
+{
+    QPainterPath path;
+    path.setFillRule(Qt::WindingFill);
+    const double r = width / 2;
+    if (r <= 0) return path;
+    // The same few widths repeat for every feature of a layer: keep their
+    // discs and rotation steps (a handful of entries, searched linearly).
+    struct Shape {
+        double width;
+        std::vector<QPointF> disc;
+        double stepCos, stepSin;
+    };
+    thread_local std::vector<Shape> shapes;
+    const Shape* shape = nullptr;
+    for (const Shape& sh : shapes)
+        if (sh.width == width) shape = &sh;
+    if (!shape) {
+        if (shapes.size() >= 32) shapes.clear();
+        Shape sh{width, {}, 0, 0};
+        const int count = discVertices(width);
+        for (int i = 0; i < count; ++i) {
+            const double a = 2 * M_PI * i / count;
+            sh.disc.emplace_back(r * std::cos(a), r * std::sin(a));
+        }
+        sh.stepCos = std::cos(2 * M_PI / count);
+        sh.stepSin = std::sin(2 * M_PI / count);
+        shapes.push_back(std::move(sh));
+        shape = &shapes.back();
+    }
+    const std::vector<QPointF>& disc = shape->disc;
+    const double stepCos = shape->stepCos, stepSin = shape->stepSin;
+    std::vector<QPointF> poly;
+    auto addDisc = [&](const QPointF& c) {
+        poly.clear();
+        for (const QPointF& d : disc) poly.push_back(c + d);
+        addClockwise(path, poly);
+    };
+    // The round join at `c` between segments with unit normals n1 -> n2: only
+    // the wedge on the outer side of the turn, walked in disc-sized steps.
+    auto addJoin = [&](const QPointF& c, QPointF n1, QPointF n2, double turn) {
+        // Outer side: opposite to the turn direction.
+        if (turn > 0) n1 = -n1, n2 = -n2;
+        const double dirSign = turn > 0 ? 1 : -1;  // rotate from n1 towards n2
+        poly.clear();
+        poly.push_back(c);
+        QPointF v = n1;
+        poly.push_back(c + v * r);
+        for (int guard = 0; guard < 256; ++guard) {
+            const QPointF next(v.x() * stepCos - dirSign * v.y() * stepSin, dirSign * v.x() * stepSin + v.y() * stepCos);
+            // Stop once the next step would pass n2.
+            const double before = v.x() * n2.y() - v.y() * n2.x();
+            const double after = next.x() * n2.y() - next.y() * n2.x();
+            if ((before > 0) != (after > 0) || before == 0) break;
+            v = next;
+            poly.push_back(c + v * r);
+        }
+        poly.push_back(c + n2 * r);
+        addClockwise(path, poly);
+    };
+    for (const QPolygonF& part : parts) {
+        if (part.isEmpty()) continue;
+        if (part.size() == 1) {
+            if (roundCaps) addDisc(part.first());
+            continue;
+        }
+        QPointF prevNormal;
+        bool havePrev = false;
+        const qsizetype last = part.size() - 1;
+        for (qsizetype i = 1; i <= last; ++i) {
+            const QPointF a = part[i - 1], b = part[i];
+            const double dx = b.x() - a.x(), dy = b.y() - a.y();
+            const double len = std::hypot(dx, dy);
+            if (len <= 0) continue;
+            const QPointF unitNormal(-dy / len, dx / len);
+            if (havePrev) {
+                const double turn = prevNormal.x() * unitNormal.y() - prevNormal.y() * unitNormal.x();
+                const double dot = prevNormal.x() * unitNormal.x() + prevNormal.y() * unitNormal.y();
+                // Nearly straight: the quads already meet within a hundredth of a pixel.
+                if (std::abs(turn) * r > 0.01 || dot < 0) addJoin(a, prevNormal, unitNormal, turn);
+            }
+            const QPointF nrm = unitNormal * r;
+            poly.assign({a + nrm, a - nrm, b - nrm, b + nrm});
+            addClockwise(path, poly);
+            prevNormal = unitNormal;
+            havePrev = true;
+        }
+        if (roundCaps) {
+            addDisc(part.first());
+            addDisc(part[last]);
+        }
+    }
+    return path;
+}
+
+}  // namespace maptune
