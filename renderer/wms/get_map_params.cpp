@@ -117,6 +117,9 @@ struct Loader {
         const QStringList parts = value.split(QLatin1Char(','));
         if (parts.size() != 4) return fail({}, QStringLiteral("Wrong number of arguments for BBOX."));
         p.bbox = {parts[0].toDouble(), parts[1].toDouble(), parts[2].toDouble(), parts[3].toDouble()};
+        // NaN and infinities (which toDouble() yields for "nan", "inf", "1e400") draw nothing sensible.
+        if (!std::isfinite(p.bbox.minx) || !std::isfinite(p.bbox.miny) || !std::isfinite(p.bbox.maxx) || !std::isfinite(p.bbox.maxy))
+            return fail({}, QStringLiteral("Invalid values for BBOX."));
         if (ctx.version < Wms130 && (p.bbox.minx >= p.bbox.maxx || p.bbox.miny >= p.bbox.maxy))
             return fail({}, QStringLiteral("Invalid values for BBOX."));
         return std::nullopt;

@@ -36,7 +36,14 @@ QString xmlEscape(const QString& s)
         case '>': out += QLatin1String("&gt;"); break;
         case '"': out += QLatin1String("&quot;"); break;
         case '\'': out += QLatin1String("&#39;"); break;
-        default: out += c;
+        default:
+            // Characters XML 1.0 cannot carry (control characters, U+FFFE/FFFF)
+            // become U+FFFD so that the report stays well-formed.
+            if ((c.unicode() < 0x20 && c != QLatin1Char('\t') && c != QLatin1Char('\n') && c != QLatin1Char('\r'))
+                || c.unicode() == 0xFFFE || c.unicode() == 0xFFFF)
+                out += QChar(0xFFFD);
+            else
+                out += c;
         }
     }
     return out;
@@ -75,9 +82,14 @@ Response exceptionImage(const MapDef& map, const WmsError& error, bool blank, Ex
 
 }  // namespace
 
-Response serviceException(const MapDef& map, int version, const WmsError& error,
+Response serviceException(const MapDef& map, int version, const WmsError& errorIn,
                           const std::optional<QString>& exceptionsFormat, ExceptionImageSize size)
 {
+    // mapserv keeps error messages in a MESSAGELENGTH (2048) buffer: echoed
+    // values (a 100 KB LAYERS=...) are cut there too.
+    WmsError error = errorIn;
+    constexpr int kMessageLength = 2047;
+    if (error.message.size() > kMessageLength) error.message.truncate(kMessageLength);
     if (version <= 0) version = Wms130;
     QString format = exceptionsFormat.value_or(QString());
     if (format.isEmpty()) format = version <= Wms111 ? QStringLiteral("application/vnd.ogc.se_xml")

@@ -131,6 +131,40 @@ private Q_SLOTS:
         QVERIFY(!info.text.isEmpty());
     }
 
+    void malformedCorpus_data()
+    {
+        QTest::addColumn<QByteArray>("query");
+        QTest::addColumn<QString>("code");
+        QFile file(QStringLiteral(MAPTUNE_TEST_DATA "/wms/malformed.txt"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray longValue(100 * 1024, 'A');
+        int rows = 0;
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            if (line.isEmpty() || line.startsWith('#')) continue;
+            const QList<QByteArray> cols = line.split('\t');
+            QVERIFY2(cols.size() == 2, line.constData());
+            QByteArray query = cols[0];
+            query.replace("@LONG@", longValue);
+            const QString code = cols[1] == "-" ? QString() : QString::fromLatin1(cols[1]);
+            QTest::newRow(QByteArray::number(++rows).constData()) << query << code;
+        }
+        QVERIFY(rows >= 100);
+    }
+
+    void malformedCorpus()
+    {
+        QFETCH(QByteArray, query);
+        QFETCH(QString, code);
+        const Response r = m_service->handle(WmsRequest::fromQueryString(query));
+        const ExceptionInfo e = parseException(r.body);
+        QVERIFY2(e.isReport, r.body.left(300).constData());
+        QCOMPARE(e.code, code);
+        QVERIFY(!e.text.isEmpty());
+        QCOMPARE(r.status, 200);
+        // Nothing of the 100 KB value is echoed whole, nor markup unescaped.
+        QVERIFY(r.body.size() < 64 * 1024);
+    }
+
     void echoedValuesAreEscaped()
     {
         const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:4326&BBOX=0,0,20,10"
