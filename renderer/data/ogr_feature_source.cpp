@@ -162,7 +162,8 @@ std::unique_ptr<FeatureCursor> OgrFeatureSource::query(const FeatureQuery& q, QS
     // this halves the read time of a road layer that styles by one column.
     {
         std::vector<QByteArray> ignored;
-        const bool everything = q.attributes.contains(QStringLiteral("*"));
+        // An OGR attribute filter needs its fields parsed: ignore nothing then.
+        const bool everything = q.attributes.contains(QStringLiteral("*")) || !m_nativeFilter.isEmpty();
         for (const QString& f : m_fields) {
             bool wanted = everything;
             for (const QString& a : q.attributes) wanted = wanted || a.compare(f, Qt::CaseInsensitive) == 0;
