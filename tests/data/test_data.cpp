@@ -147,6 +147,16 @@ private Q_SLOTS:
         }
         QCOMPARE(names, QStringList({"road2", "road3"}));
 
+        // NATIVE_FILTER on a field the styles do not ask for still filters.
+        auto filtered = OgrFeatureSource::open(dir.filePath("lines.shp"), {}, "name = 'road7'", &error);
+        QVERIFY2(filtered, qPrintable(error));
+        FeatureQuery none;
+        auto fc = filtered->query(none, &error);
+        QVERIFY(fc);
+        int count = 0;
+        while (fc->next(f)) ++count;
+        QCOMPARE(count, 1);
+
         auto missing = OgrFeatureSource::open(dir.filePath("nope.shp"), {}, {}, &error);
         QVERIFY(!missing);
         QVERIFY(error.contains("nope.shp"));
