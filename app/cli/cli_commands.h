@@ -5,7 +5,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
+
+namespace CLI {
+class App;
+}
 
 namespace maptune::cli {
 
@@ -46,6 +51,32 @@ struct ServeOptions {
     QString fastcgi;          // a unix socket path or ":PORT": FastCGI instead of HTTP
 };
 int runServe(const ServeOptions& o);  // until SIGINT/SIGTERM
+
+struct BenchOptions {
+    QStringList targets;        // URL templates ({BBOX} ...) or mapfiles (served in process)
+    QStringList labels;
+    qint64 requests = 100000;
+    double durationS = 30;      // 0: until --requests
+    int concurrency = 1;
+    int warmup = -1;            // -1: 4 x concurrency
+    double timeoutS = 60;
+    QString size = QStringLiteral("512");
+    quint64 seed = 42;
+    QString preset, extent, res, center, jitter = QStringLiteral("0,0"), span, bboxFile;
+    QString layers, srs, format = QStringLiteral("image/png");   // MAPFILE targets
+    int serverThreads = 0;      // MAPFILE targets: rendering workers, 0: one per core
+    int rounds = 3;             // several targets: A B A B ... rounds
+    bool abba = false;
+    QStringList serverPids;     // PID or @PIDFILE whose process tree is the server
+    int printBboxes = 0;        // print the first N URLs and exit
+    bool json = false;
+    bool quiet = false;         // no progress bar, no error examples
+    bool noSizeCheck = false;
+    bool allowRemote = false;
+};
+int runBench(BenchOptions o);  // exit 3 when a request failed (as ../shared/bench/load)
+// Registers "bench" on the command line; run() parses the options into BenchOptions and runs.
+CLI::App* addBenchSubcommand(CLI::App& cli, std::function<int()>& run);
 
 // Helpers shared by the commands.
 void printError(const QString& message);

@@ -80,6 +80,9 @@ int main(int argc, char** argv)
     serve->add_option("--threads", sThreads, "rendering workers (default: one per core)");
     serve->add_option("--fastcgi", sFastcgi, "serve FastCGI on a unix socket path or :PORT instead of HTTP");
 
+    std::function<int()> runBenchCommand;
+    auto* bench = cli::addBenchSubcommand(cli, runBenchCommand);
+
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -120,6 +123,7 @@ int main(int argc, char** argv)
         return cli::runServe(so);
     }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});
+    if (*bench) return runBenchCommand();
     std::cout << cli.help();
     return 2;
 }

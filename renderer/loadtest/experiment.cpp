@@ -10,10 +10,10 @@ namespace maptune {
 
 namespace {
 
-std::optional<double> medianOf(const QList<LoadResult>& runs, std::optional<double> LoadResult::*field)
+std::optional<double> medianOf(const QList<LoadReport>& runs, std::optional<double> LoadReport::*field)
 {
     QList<double> v;
-    for (const LoadResult& r : runs)
+    for (const LoadReport& r : runs)
         if ((r.*field)) v << *(r.*field);
     return LatencyStats::median(v);
 }
@@ -43,28 +43,28 @@ QList<std::pair<int, int>> Experiment::schedule(int configs, int rounds, bool ab
     return order;
 }
 
-QList<ConfigSummary> Experiment::summarize(const QList<ExperimentConfig>& configs, const QList<LoadResult>& runs,
+QList<ConfigSummary> Experiment::summarize(const QList<ExperimentConfig>& configs, const QList<LoadReport>& runs,
                                            const QList<int>& runConfig)
 {
     QList<ConfigSummary> out;
     for (int k = 0; k < configs.size(); ++k) {
-        QList<LoadResult> mine;
+        QList<LoadReport> mine;
         for (qsizetype i = 0; i < runs.size() && i < runConfig.size(); ++i)
             if (runConfig[i] == k) mine << runs[i];
         ConfigSummary s;
         s.label = configs[k].label;
         QList<double> bytes;
-        for (const LoadResult& r : mine) {
+        for (const LoadReport& r : mine) {
             s.runsReqPerMin << r.reqPerMin;
             bytes << r.bytesMean;
             s.errors += r.errors;
         }
         s.reqPerMin = LatencyStats::median(s.runsReqPerMin).value_or(0);
         s.bytesMean = LatencyStats::median(bytes).value_or(0);
-        s.p50Ms = medianOf(mine, &LoadResult::p50Ms);
-        s.p95Ms = medianOf(mine, &LoadResult::p95Ms);
-        s.p99Ms = medianOf(mine, &LoadResult::p99Ms);
-        s.serverCpuMsPerRequest = medianOf(mine, &LoadResult::serverCpuMsPerRequest);
+        s.p50Ms = medianOf(mine, &LoadReport::p50Ms);
+        s.p95Ms = medianOf(mine, &LoadReport::p95Ms);
+        s.p99Ms = medianOf(mine, &LoadReport::p99Ms);
+        s.serverCpuMsPerRequest = medianOf(mine, &LoadReport::serverCpuMsPerRequest);
         out << s;
     }
     for (ConfigSummary& s : out) {
@@ -104,7 +104,7 @@ ExperimentResult Experiment::run()
         o.urlTemplate = c.urlTemplate;
         o.serverPids = c.serverPids;
         o.serverInProcess = c.serverInProcess;
-        o.label = QStringLiteral("%1 round %2").arg(c.label).arg(round + 1);
+        o.label = order.size() == 1 ? c.label : QStringLiteral("%1 round %2").arg(c.label).arg(round + 1);
         LoadRunner runner(o);
         runner.setCancelToken(m_cancel);
         if (m_progress) {

@@ -41,7 +41,7 @@ struct ConfigSummary {
 };
 
 struct ExperimentResult {
-    QList<LoadResult> runs;             // in the order they ran
+    QList<LoadReport> runs;             // in the order they ran
     QList<int> runConfig, runRound;     // per run: index into the configs, round (0-based)
     QList<ConfigSummary> summary;       // in the order of the configs
     bool cancelled = false;
@@ -65,11 +65,11 @@ public:
     void setCancelToken(const CancelToken& token) { m_cancel = token; }
     void setProgressCallback(std::function<void(const ExperimentProgress&)> callback, int intervalMs = 250);
     // Called after every run (for logs and live tables).
-    void setRunCallback(std::function<void(const LoadResult&)> callback) { m_runDone = std::move(callback); }
+    void setRunCallback(std::function<void(const LoadReport&)> callback) { m_runDone = std::move(callback); }
 
     // The (round, config index) order of the runs.
     static QList<std::pair<int, int>> schedule(int configs, int rounds, bool abba);
-    static QList<ConfigSummary> summarize(const QList<ExperimentConfig>& configs, const QList<LoadResult>& runs,
+    static QList<ConfigSummary> summarize(const QList<ExperimentConfig>& configs, const QList<LoadReport>& runs,
                                          const QList<int>& runConfig);
 
     ExperimentResult run();
@@ -78,7 +78,7 @@ private:
     ExperimentOptions m_options;
     CancelToken m_cancel;
     std::function<void(const ExperimentProgress&)> m_progress;
-    std::function<void(const LoadResult&)> m_runDone;
+    std::function<void(const LoadReport&)> m_runDone;
     int m_progressIntervalMs = 250;
 };
 

@@ -315,7 +315,7 @@ LoadRun LoadRunner::run()
     const auto server1 = CpuUsage::treeCpuSeconds(o.serverPids);
     report(LoadProgress::Phase::Measure);
 
-    LoadResult r;
+    LoadReport r;
     r.label = o.label;
     r.urlTemplate = o.urlTemplate;
     r.firstUrl = UrlTemplate(o.urlTemplate).fill(BboxSequence::first(o.bbox, 1).value(0), o.bbox.width, o.bbox.height, 0);

@@ -7,7 +7,7 @@
 // throughput counts good responses over wall time.
 
 #include "loadtest/bbox_spec.h"
-#include "loadtest/load_result.h"
+#include "loadtest/load_report.h"
 #include "trace/cancel_token.h"
 
 #include <QList>
@@ -43,7 +43,7 @@ struct LoadProgress {
 };
 
 struct LoadRun {
-    std::optional<LoadResult> result;      // also when cancelled (partial, cancelled = true)
+    std::optional<LoadReport> result;      // also when cancelled (partial, cancelled = true)
     QString error;                         // set when nothing could be run
 };
 

@@ -472,7 +472,7 @@ private Q_SLOTS:
         FakeWms wms;
         const LoadRun run = LoadRunner(smallRun(wms.url(route), 12, 2)).run();
         QVERIFY2(run.result, qPrintable(run.error));
-        const LoadResult& r = *run.result;
+        const LoadReport& r = *run.result;
         QCOMPARE(r.requests, 12);
         QCOMPARE(wms.requests(), 12);
         if (reason.isEmpty()) {
@@ -620,10 +620,10 @@ private Q_SLOTS:
     void summarizeMedians()
     {
         QList<ExperimentConfig> configs{{QStringLiteral("a"), {}, {}, false}, {QStringLiteral("b"), {}, {}, false}};
-        QList<LoadResult> runs;
+        QList<LoadReport> runs;
         const QList<double> rpm{100, 150, 300, 160, 110, 140};   // a: 100 300 110, b: 150 160 140
         for (double v : rpm) {
-            LoadResult r;
+            LoadReport r;
             r.reqPerMin = v;
             r.p50Ms = v / 10;
             runs << r;
@@ -646,7 +646,7 @@ private Q_SLOTS:
         o.rounds = 2;
         Experiment e(o);
         QStringList order;
-        e.setRunCallback([&](const LoadResult& r) { order << r.label; });
+        e.setRunCallback([&](const LoadReport& r) { order << r.label; });
         const ExperimentResult r = e.run();
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(order, (QStringList{"good round 1", "bad round 1", "good round 2", "bad round 2"}));

@@ -1,4 +1,4 @@
-#include "loadtest/load_result.h"
+#include "loadtest/load_report.h"
 
 #include <QJsonArray>
 
@@ -21,7 +21,7 @@ QJsonValue opt(const std::optional<double>& v, int digits = 2)
 
 }  // namespace
 
-QJsonObject LoadResult::toJson() const
+QJsonObject LoadReport::toJson() const
 {
     QJsonObject reasons;
     for (auto it = errorReasons.begin(); it != errorReasons.end(); ++it) reasons.insert(it.key(), double(it.value()));
@@ -75,7 +75,7 @@ QJsonObject LoadResult::toJson() const
     };
 }
 
-QString LoadResult::humanLine() const
+QString LoadReport::humanLine() const
 {
     QString s = label.isEmpty() ? QString() : label + QLatin1Char(' ');
     s += QStringLiteral("c=%1 %2x%3: %4 req/min (%5 req/s), p50 %6 ms, p95 %7 ms, p99 %8 ms, %9 ok / %10 err in %11s")

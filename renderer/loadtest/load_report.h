@@ -22,7 +22,7 @@ struct ErrorExample {
     QString url;
 };
 
-struct LoadResult {
+struct LoadReport {
     QString label;
     QString urlTemplate;
     QString firstUrl;
