@@ -114,6 +114,7 @@ private Q_SLOTS:
     void overloadAnswers503();
     void concurrentOverload();
     void timeLimitCancels();
+    void gracefulStop();
     void hotReload();
     void duplicateAndBrokenMaps();
 };
@@ -336,6 +337,26 @@ void TestServer::timeLimitCancels()
     QVERIFY2(res->body.find("time limit") != std::string::npos, res->body.substr(0, 300).c_str());
     QVERIFY(res->body.find("ServiceException") != std::string::npos);
     QVERIFY(f.client().Get("/metrics")->body.find("maptune_time_limit_exceeded_total 1") != std::string::npos);
+}
+
+void TestServer::gracefulStop()
+{
+    Fixture f({kWorld});
+    std::optional<httplib::Result> slow;
+    std::thread client([&] {
+        slow = f.client().Get("/world?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=countries,cities&STYLES=&SRS=EPSG:4326"
+                              "&BBOX=-180,-90,180,90&WIDTH=3000&HEIGHT=3000&FORMAT=image/png");
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(f.router->gate().admitted() == 1, 5000);
+    f.http->stop();  // returns once the request in flight is answered
+    client.join();
+    QVERIFY(slow && *slow);
+    QCOMPARE((*slow)->status, 200);
+    QVERIFY((*slow)->body.compare(0, 4, "\x89PNG") == 0);
+    // Nothing is accepted any more.
+    httplib::Client late("127.0.0.1", f.http->port());
+    late.set_connection_timeout(1, 0);
+    QVERIFY(!late.Get("/health"));
 }
 
 void TestServer::hotReload()
