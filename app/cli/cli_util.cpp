@@ -1,6 +1,7 @@
 #include "cli/cli_commands.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 
 #include <cstdio>
@@ -18,6 +19,17 @@ bool writeOutput(const QString& path, const QByteArray& bytes)
         const size_t n = std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
         std::fflush(stdout);
         return n == size_t(bytes.size());
+    }
+    // Devices and pipes (/dev/null, /dev/stdout, a FIFO) cannot be replaced
+    // atomically: write them in place.
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile()) {
+        QFile dev(path);
+        if (!dev.open(QIODevice::WriteOnly) || dev.write(bytes) != bytes.size()) {
+            printError(QStringLiteral("cannot write '%1': %2").arg(path, dev.errorString()));
+            return false;
+        }
+        return true;
     }
     // Atomic: a reader never sees half an image.
     QSaveFile f(path);
