@@ -100,7 +100,8 @@ private:
         const QString style = wmsMetadata(md, QStringLiteral("group_style_name")).value_or(QStringLiteral("default"));
         xml.writeStartElement(QStringLiteral("Style"));
         m_w.text(QStringLiteral("Name"), style);
-        if (auto t = wmsMetadata(md, QStringLiteral("group_style_title"))) m_w.text(QStringLiteral("Title"), *t);
+        // Title is mandatory in both versions' Style (DTD and schema).
+        m_w.text(QStringLiteral("Title"), wmsMetadata(md, QStringLiteral("group_style_title")).value_or(style));
         legendUrl(group, style, members);
         xml.writeEndElement();
         for (int j : members) {

@@ -123,19 +123,23 @@ void contactInformation(CapabilitiesWriter& w)
     w.xml.writeStartElement(QStringLiteral("ContactInformation"));
     if (get("contactperson") || get("contactorganization")) {
         w.xml.writeStartElement(QStringLiteral("ContactPersonPrimary"));
-        put("ContactPerson", "contactperson");
-        put("ContactOrganization", "contactorganization");
+        // Both children are mandatory (DTD and schema): where MapServer only
+        // warns in a comment, an empty element keeps the document valid.
+        w.text(QStringLiteral("ContactPerson"), get("contactperson").value_or(QString()));
+        w.text(QStringLiteral("ContactOrganization"), get("contactorganization").value_or(QString()));
         w.xml.writeEndElement();
     }
     put("ContactPosition", "contactposition");
     if (get("addresstype") || get("address") || get("city") || get("stateorprovince") || get("postcode") || get("country")) {
         w.xml.writeStartElement(QStringLiteral("ContactAddress"));
-        put("AddressType", "addresstype");
-        put("Address", "address");
-        put("City", "city");
-        put("StateOrProvince", "stateorprovince");
-        put("PostCode", "postcode");
-        put("Country", "country");
+        // All six are mandatory, as above.
+        const auto all = [&](const char* element, const char* key) { w.text(QLatin1String(element), get(key).value_or(QString())); };
+        all("AddressType", "addresstype");
+        all("Address", "address");
+        all("City", "city");
+        all("StateOrProvince", "stateorprovince");
+        all("PostCode", "postcode");
+        all("Country", "country");
         w.xml.writeEndElement();
     }
     put("ContactVoiceTelephone", "contactvoicetelephone");

@@ -1,15 +1,14 @@
 // WMS GetFeatureInfo: a point query of QUERY_LAYERS at the clicked pixel
-// (msWMSFeatureInfo + msQueryByPoint), answered as MapServer's text/plain
-// (msDumpResult) or GML 2 msGMLOutput (msGMLWriteQuery) documents.
+// (msWMSFeatureInfo + msQueryByPoint), answered in the INFO_FORMAT asked for
+// (feature_info_output.h).
 
+#include "wms/feature_info_output.h"
 #include "wms/get_map_params.h"
 #include "wms/ows_layer_info.h"
 #include "wms/raster_query.h"
 
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
-
-#include <QXmlStreamWriter>
 
 #include <cmath>
 #include <deque>
@@ -18,11 +17,7 @@ namespace maptune {
 
 namespace {
 
-struct LayerResult {
-    const LayerDef* layer = nullptr;
-    QStringList fields;
-    QList<Feature> features;       // geometry in the request CRS
-};
+using LayerResult = FeatureInfoLayer;
 
 double segmentDistance(double px, double py, double ax, double ay, double bx, double by)
 {
@@ -110,90 +105,6 @@ std::optional<LayerResult> queryRaster(const WmsContext& ctx, const GetMapParams
     return LayerResult{&layer, raster->fields, raster->features};
 }
 
-// Which attributes a format shows and under which names: *_include_items,
-// *_exclude_items and *_<item>_alias in the given metadata namespaces.
-QList<std::pair<int, QString>> shownItems(const LayerResult& r, const QStringList& namespaces)
-{
-    const auto lookup = [&](const QString& key) -> std::optional<QString> {
-        for (const QString& ns : namespaces)
-            if (auto v = r.layer->metadata.value(ns + QLatin1Char('_') + key)) return v;
-        return std::nullopt;
-    };
-    const QString include = lookup(QStringLiteral("include_items")).value_or(QString());
-    const QStringList includeList = include.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    const QStringList exclude = lookup(QStringLiteral("exclude_items")).value_or(QString()).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    QList<std::pair<int, QString>> out;
-    for (int i = 0; i < r.fields.size(); ++i) {
-        const QString& name = r.fields[i];
-        const bool in = include.compare(QLatin1String("all"), Qt::CaseInsensitive) == 0 || includeList.contains(name, Qt::CaseInsensitive);
-        if (!in || exclude.contains(name, Qt::CaseInsensitive)) continue;
-        out << std::pair{i, lookup(name + QStringLiteral("_alias")).value_or(name)};
-    }
-    return out;
-}
-
-QByteArray plainText(const QList<LayerResult>& results)
-{
-    QString out = QStringLiteral("GetFeatureInfo results:\n\n");
-    bool any = false;
-    for (const LayerResult& r : results) {
-        if (r.features.isEmpty()) continue;
-        any = true;
-        out += QStringLiteral("Layer '%1'\n").arg(r.layer->name);
-        const auto items = shownItems(r, {QStringLiteral("wms"), QStringLiteral("ows")});
-        for (const Feature& f : r.features) {
-            out += QStringLiteral("  Feature %1: \n").arg(f.id);
-            for (const auto& [index, name] : items)
-                out += QStringLiteral("    %1 = '%2'\n").arg(name, index < f.values.size() ? f.values[index] : QString());
-        }
-        out += QLatin1Char('\n');
-    }
-    if (!any) out += QStringLiteral("  Search returned no results.\n");
-    return out.toUtf8();
-}
-
-QByteArray gml(const QList<LayerResult>& results, const QString& srsName)
-{
-    QByteArray body;
-    QXmlStreamWriter xml(&body);
-    xml.setAutoFormatting(true);
-    xml.setAutoFormattingIndent(-1);
-    xml.writeStartDocument();
-    xml.writeStartElement(QStringLiteral("msGMLOutput"));
-    xml.writeAttribute(QStringLiteral("xmlns:gml"), QStringLiteral("http://www.opengis.net/gml"));
-    xml.writeAttribute(QStringLiteral("xmlns:xlink"), QStringLiteral("http://www.w3.org/1999/xlink"));
-    xml.writeAttribute(QStringLiteral("xmlns:xsi"), QStringLiteral("http://www.w3.org/2001/XMLSchema-instance"));
-    for (const LayerResult& r : results) {
-        if (r.features.isEmpty()) continue;
-        const QString name = r.layer->name;
-        xml.writeStartElement(name + QStringLiteral("_layer"));
-        // msGMLWriteQuery names the collection only when the layer has a title.
-        if (auto title = wmsMetadata(r.layer->metadata, QStringLiteral("title"))) {
-            const auto gmlTitle = r.layer->metadata.value(QStringLiteral("gml_title"));
-            xml.writeTextElement(QStringLiteral("gml:name"), gmlTitle.value_or(*title));
-        }
-        const auto items = shownItems(r, {QStringLiteral("gml"), QStringLiteral("wms"), QStringLiteral("ows")});
-        for (const Feature& f : r.features) {
-            xml.writeStartElement(name + QStringLiteral("_feature"));
-            const Rect b = f.geometry.bounds();
-            xml.writeStartElement(QStringLiteral("gml:boundedBy"));
-            xml.writeStartElement(QStringLiteral("gml:Box"));
-            if (!srsName.isEmpty()) xml.writeAttribute(QStringLiteral("srsName"), srsName);
-            xml.writeTextElement(QStringLiteral("gml:coordinates"),
-                                 QString::asprintf("%.6f,%.6f %.6f,%.6f", b.minx, b.miny, b.maxx, b.maxy));
-            xml.writeEndElement();
-            xml.writeEndElement();
-            for (const auto& [index, item] : items)
-                xml.writeTextElement(item, index < f.values.size() ? f.values[index] : QString());
-            xml.writeEndElement();
-        }
-        xml.writeEndElement();
-    }
-    xml.writeEndElement();
-    xml.writeEndDocument();
-    return body;
-}
-
 }  // namespace
 
 Response wmsGetFeatureInfo(const WmsContext& ctx)
@@ -258,12 +169,18 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
         return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Layer(s) specified in QUERY_LAYERS parameter is not offered by the service instance."));
 
     Response r;
-    if (format.compare(QLatin1String("application/vnd.ogc.gml"), Qt::CaseInsensitive) == 0
-        || format.compare(QLatin1String("GML"), Qt::CaseInsensitive) == 0) {
-        r.body = gml(results, p.srs.isEmpty() ? epsgCodes(ctx.map.projection, nullptr, true) : p.srs);
+    const auto is = [&](const char* f) { return format.compare(QLatin1String(f), Qt::CaseInsensitive) == 0; };
+    if (is("application/vnd.ogc.gml") || is("GML")) {
+        r.body = featureInfoGml(results, p.srs.isEmpty() ? epsgCodes(ctx.map.projection, nullptr, true) : p.srs);
         r.setContentType("application/vnd.ogc.gml; charset=UTF-8");
+    } else if (is("text/html")) {
+        r.body = featureInfoHtml(results);
+        r.setContentType("text/html; charset=UTF-8");
+    } else if (is("application/json") || is("application/geo+json")) {
+        r.body = featureInfoGeoJson(results);
+        r.setContentType("application/json; charset=UTF-8");
     } else {
-        r.body = plainText(results);
+        r.body = featureInfoPlainText(results);
         r.setContentType("text/plain; charset=UTF-8");
     }
     return r;

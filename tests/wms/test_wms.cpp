@@ -2,7 +2,13 @@
 // msWMSDispatch / msWMSLoadGetMapParams semantics), GetMap output, escaping.
 
 #include "mapfile/map_loader.h"
+#include "wms/feature_info_output.h"
 #include "wms/wms_service.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
 
 #include <QFile>
 #include <QImage>
@@ -48,10 +54,15 @@ ExceptionInfo parseException(const QByteArray& body)
 class TestWms : public QObject {
     Q_OBJECT
     std::unique_ptr<WmsService> m_service;
+    std::unique_ptr<WmsService> m_escaping;   // escaping.map: markup and non-ASCII everywhere
 
     Response ask(const QString& query) const
     {
         return m_service->handle(WmsRequest::fromQueryString(query.toUtf8()));
+    }
+    Response askEscaping(const QString& query) const
+    {
+        return m_escaping->handle(WmsRequest::fromQueryString(query.toUtf8()));
     }
 
 private Q_SLOTS:
@@ -60,6 +71,9 @@ private Q_SLOTS:
         LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/inline.map"));
         QVERIFY2(loaded.ok(), "inline.map must load");
         m_service = std::make_unique<WmsService>(loaded.map);
+        LoadResult escaping = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/escaping.map"));
+        QVERIFY2(escaping.ok(), "escaping.map must load");
+        m_escaping = std::make_unique<WmsService>(escaping.map);
     }
 
     void queryStringDecoding()
@@ -174,6 +188,225 @@ private Q_SLOTS:
         QCOMPARE(info.code, QStringLiteral("InvalidFormat"));
         QVERIFY(info.text.contains(QStringLiteral("<b>&\"x")));
         QVERIFY(!r.body.contains("<b>"));
+    }
+
+    void capabilitiesEscapeMetadata_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::newRow("1.1.1") << "1.1.1";
+        QTest::newRow("1.3.0") << "1.3.0";
+    }
+
+    // Every metadata-derived text and attribute reads back, after XML decoding,
+    // exactly as written in escaping.map; no markup of it survives raw.
+    void capabilitiesEscapeMetadata()
+    {
+        QFETCH(QString, version);
+        const Response r = askEscaping(QStringLiteral("SERVICE=WMS&REQUEST=GetCapabilities&VERSION=") + version);
+        QMultiHash<QString, QString> texts;   // element name -> decoded text
+        QStringList hrefs;
+        QXmlStreamReader xml(r.body);
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+            const QString name = xml.name().toString();
+            if (name == QLatin1String("OnlineResource"))
+                hrefs << xml.attributes().value(QLatin1String("http://www.w3.org/1999/xlink"), QLatin1String("href")).toString();
+            else if (name == QLatin1String("Title") || name == QLatin1String("Name") || name == QLatin1String("Keyword")
+                     || name == QLatin1String("Abstract") || name == QLatin1String("ContactPerson") || name == QLatin1String("Fees")
+                     || name == QLatin1String("AccessConstraints"))
+                texts.insert(name, xml.readElementText());
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        const QStringList titles = texts.values(QStringLiteral("Title"));
+        QVERIFY(titles.contains(QStringLiteral("Title <b>bold</b> & \"double\" 'single' café – 日本")));
+        QVERIFY(titles.contains(QStringLiteral("Layer <title> & ü")));
+        QVERIFY(titles.contains(QStringLiteral("Group <t> & é")));
+        QVERIFY(titles.contains(QStringLiteral("Style <&> title")));
+        QVERIFY(titles.contains(QStringLiteral("© <OSM> & co")));
+        const QStringList names = texts.values(QStringLiteral("Name"));
+        QVERIFY(names.contains(QStringLiteral("café<&>\"x\"")));
+        QVERIFY(names.contains(QStringLiteral("grp<&>")));
+        QVERIFY(names.contains(QStringLiteral("st<&>")));
+        QVERIFY(names.contains(QStringLiteral("esc<&>map")));
+        const QStringList keywords = texts.values(QStringLiteral("Keyword"));
+        for (const char* k : {"a<b", "c&d", "\"e\"", "ünï", "k&1", "k<2>"}) QVERIFY2(keywords.contains(QString::fromUtf8(k)), k);
+        QVERIFY(texts.values(QStringLiteral("Abstract")).contains(QStringLiteral("Abstract ]]> <![CDATA[ x ]]> &amp; <!-- c -->")));
+        QVERIFY(texts.values(QStringLiteral("Abstract")).contains(QStringLiteral("<script>alert('x')</script>")));
+        QCOMPARE(texts.value(QStringLiteral("ContactPerson")), QStringLiteral("O'Brien <ob@example.org>"));
+        QCOMPARE(texts.value(QStringLiteral("Fees")), QStringLiteral("none & free"));
+        QCOMPARE(texts.value(QStringLiteral("AccessConstraints")), QStringLiteral("<none>"));
+        QVERIFY(hrefs.contains(QStringLiteral("http://localhost/wms?map=a&b=<c>&")));
+        QVERIFY(hrefs.contains(QStringLiteral("http://example.org/?a=1&b=\"2\"")));
+        QVERIFY(hrefs.contains(QStringLiteral("http://example.org/md?x=<1>&y=2")));
+        for (const char* raw : {"<script>", "<b>bold", "<OSM>", "<none>", "<c>", "a&b", "]]> <!["})
+            QVERIFY2(!r.body.contains(raw), raw);
+    }
+
+    void featureInfoEscapesValues_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("contentType");
+        QTest::newRow("text/plain") << "text/plain" << QByteArray("text/plain; charset=UTF-8");
+        QTest::newRow("gml") << "application/vnd.ogc.gml" << QByteArray("application/vnd.ogc.gml; charset=UTF-8");
+        QTest::newRow("html") << "text/html" << QByteArray("text/html; charset=UTF-8");
+        QTest::newRow("json") << "application/json" << QByteArray("application/json; charset=UTF-8");
+    }
+
+    // The attribute values of escaping.map's point: name = Zoë & <Bob>,
+    // html = <script>alert("x")</script>&amp (ITEMS splits on ';').
+    void featureInfoEscapesValues()
+    {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, contentType);
+        const QString name = QStringLiteral("Zoë & <Bob>");
+        const QString html = QStringLiteral("<script>alert(\"x\")</script>&amp");
+        const Response r = askEscaping(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&SRS=EPSG:4326"
+                                                      "&BBOX=0,0,20,10&WIDTH=200&HEIGHT=100&STYLES=&LAYERS=grp%3C%26%3E"
+                                                      "&QUERY_LAYERS=grp%3C%26%3E&X=50&Y=50&INFO_FORMAT=") + format);
+        QCOMPARE(r.contentType(), contentType);
+        if (format == QLatin1String("text/plain")) {
+            // Served as text/plain: verbatim, as mapserv's msDumpResult.
+            const QString body = QString::fromUtf8(r.body);
+            QVERIFY2(body.contains(QStringLiteral("    name = '") + name + QLatin1Char('\'')), r.body.constData());
+            QVERIFY(body.contains(QStringLiteral("    html = '") + html + QLatin1Char('\'')));
+            QVERIFY(body.contains(QStringLiteral("Layer 'café<&>\"x\"'")));
+            return;
+        }
+        if (format == QLatin1String("application/json")) {
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(r.body, &error);
+            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+            QCOMPARE(doc[QLatin1String("type")].toString(), QStringLiteral("FeatureCollection"));
+            const QJsonArray features = doc[QLatin1String("features")].toArray();
+            QCOMPARE(features.size(), 1);
+            const QJsonObject f = features[0].toObject();
+            QCOMPARE(f[QLatin1String("properties")][QLatin1String("name")].toString(), name);
+            QCOMPARE(f[QLatin1String("properties")][QLatin1String("html")].toString(), html);
+            QCOMPARE(f[QLatin1String("layer")].toString(), QStringLiteral("café<&>\"x\""));
+            QCOMPARE(f[QLatin1String("geometry")][QLatin1String("type")].toString(), QStringLiteral("Point"));
+            QCOMPARE(f[QLatin1String("geometry")][QLatin1String("coordinates")].toArray(), (QJsonArray{5.0, 5.0}));
+            return;
+        }
+        QVERIFY2(!r.body.contains("<script>") && !r.body.contains("<Bob>"), r.body.constData());
+        if (format == QLatin1String("text/html")) {
+            const QString body = QString::fromUtf8(r.body);
+            QVERIFY(body.contains(QStringLiteral("<td>Zoë &amp; &lt;Bob&gt;</td>")));
+            QVERIFY(body.contains(QStringLiteral("<td>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;amp</td>")));
+            QVERIFY(body.contains(QStringLiteral("<caption>Layer &lt;title&gt; &amp; ü</caption>")));
+            return;
+        }
+        // GML: well-formed although the layer name is no XML name; values decode back.
+        QXmlStreamReader xml(r.body);
+        QHash<QString, QString> values;
+        QStringList elements;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+            const QString element = xml.name().toString();
+            elements << element;
+            if (element == QLatin1String("name") || element == QLatin1String("html")) values[element] = xml.readElementText();
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(values.value(QStringLiteral("name")), name);
+        QCOMPARE(values.value(QStringLiteral("html")), html);
+        QVERIFY(elements.contains(QStringLiteral("café____x__layer")));
+    }
+
+    void xmlElementNames_data()
+    {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("plain") << "roads" << "roads";
+        QTest::newRow("digits and dots inside") << "a1.b-c_d" << "a1.b-c_d";
+        QTest::newRow("leading digit") << "1a" << "_a";
+        QTest::newRow("markup") << "a<b>&\"c\"" << "a_b___c_";
+        QTest::newRow("space and colon") << "x y:z" << "x_y_z";
+        QTest::newRow("non-ASCII letters stay") << "café" << "café";
+        QTest::newRow("empty") << "" << "_";
+    }
+
+    void xmlElementNames()
+    {
+        QFETCH(QString, in);
+        QFETCH(QString, out);
+        QCOMPARE(xmlElementName(in), out);
+    }
+
+    void geoJsonPolygonRings_data()
+    {
+        QTest::addColumn<QList<int>>("ringOffsets");   // each ring: a square at (o,o) of size 10 - 2*o... see below
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<int>("rings");                 // rings of the first polygon
+        // 0: square 0..10; 2: square 2..8 (inside 0); 20: square 20..30 (disjoint).
+        QTest::newRow("outer only") << QList<int>{0} << "Polygon" << 1;
+        QTest::newRow("outer with hole") << QList<int>{0, 2} << "Polygon" << 2;
+        QTest::newRow("two outers") << QList<int>{0, 20} << "MultiPolygon" << 1;
+        QTest::newRow("hole listed first") << QList<int>{2, 0} << "Polygon" << 2;
+    }
+
+    void geoJsonPolygonRings()
+    {
+        QFETCH(QList<int>, ringOffsets);
+        QFETCH(QString, type);
+        QFETCH(int, rings);
+        Feature f;
+        f.id = 7;
+        f.geometry.type = Geometry::Type::Polygon;
+        for (int o : ringOffsets) {
+            const double lo = o, hi = o == 2 ? 8 : o + 10;
+            f.geometry.partStart.push_back(f.geometry.pointCount());
+            for (double v : {lo, lo, hi, lo, hi, hi, lo, hi, lo, lo}) f.geometry.xy.push_back(v);
+        }
+        LayerDef layer;
+        layer.name = QStringLiteral("p");
+        const QJsonDocument doc = QJsonDocument::fromJson(featureInfoGeoJson({FeatureInfoLayer{&layer, {}, {f}}}));
+        const QJsonObject geometry = doc[QLatin1String("features")][0][QLatin1String("geometry")].toObject();
+        QCOMPARE(geometry[QLatin1String("type")].toString(), type);
+        QJsonArray first = geometry[QLatin1String("coordinates")].toArray();
+        if (type == QLatin1String("MultiPolygon")) {
+            QCOMPARE(first.size(), 2);
+            first = first[0].toArray();
+        }
+        QCOMPARE(first.size(), rings);
+        QCOMPARE(first[0].toArray()[0].toArray(), (QJsonArray{ringOffsets[0] == 2 ? 0.0 : double(ringOffsets[0]), ringOffsets[0] == 2 ? 0.0 : double(ringOffsets[0])}));
+    }
+
+    void exceptionsEscapeEchoedValues_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("param");     // where the hostile value goes
+        QTest::addColumn<QString>("code");
+        for (const char* v : {"1.1.1", "1.3.0"}) {
+            const QString crs = QString::fromLatin1(v) == QLatin1String("1.3.0") ? QStringLiteral("CRS") : QStringLiteral("SRS");
+            QTest::addRow("%s FORMAT", v) << v << "FORMAT" << "InvalidFormat";
+            QTest::addRow("%s SRS/CRS", v) << v << crs << (crs == QLatin1String("CRS") ? "InvalidCRS" : "InvalidSRS");
+            QTest::addRow("%s STYLES", v) << v << "STYLES" << "StyleNotDefined";
+        }
+        // Only 1.3.0 checks EXCEPTIONS (1.1.1 mapserv just renders the map).
+        QTest::newRow("1.3.0 EXCEPTIONS") << "1.3.0" << "EXCEPTIONS" << "InvalidFormat";
+    }
+
+    // A hostile value echoed in a ServiceExceptionReport reads back exactly,
+    // and none of its markup is raw in the document.
+    void exceptionsEscapeEchoedValues()
+    {
+        QFETCH(QString, version);
+        QFETCH(QString, param);
+        QFETCH(QString, code);
+        const QString hostile = QStringLiteral("<h a=\"1\">&'é]]>");
+        QMap<QString, QString> params{{QStringLiteral("FORMAT"), QStringLiteral("image/png")},
+                                      {version == QLatin1String("1.3.0") ? QStringLiteral("CRS") : QStringLiteral("SRS"), QStringLiteral("EPSG:4326")},
+                                      {QStringLiteral("STYLES"), QString()}};
+        params[param] = param == QLatin1String("SRS") || param == QLatin1String("CRS") ? QStringLiteral("EPSG:") + hostile : hostile;
+        QString query = QStringLiteral("SERVICE=WMS&REQUEST=GetMap&LAYERS=grp%3C%26%3E&BBOX=0,0,10,10&WIDTH=10&HEIGHT=10&VERSION=") + version;
+        for (auto it = params.cbegin(); it != params.cend(); ++it)
+            query += QLatin1Char('&') + it.key() + QLatin1Char('=') + QString::fromLatin1(QUrl::toPercentEncoding(it.value()));
+        const Response r = askEscaping(query);
+        const ExceptionInfo e = parseException(r.body);
+        QVERIFY2(e.isReport, r.body.constData());
+        QCOMPARE(e.code, code);
+        QVERIFY2(e.text.contains(hostile), qPrintable(e.text));
+        QVERIFY(!r.body.contains("<h a") && !r.body.contains("]]>"));
+        QCOMPARE(r.status, 200);
     }
 
     void getMapReturnsImage_data()
