@@ -9,6 +9,7 @@
 #include "geo/coordinate_transform.h"
 #include "geo/crs.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace maptune {
@@ -286,11 +287,15 @@ void CapabilitiesWriter::boundingBoxes(const Rect& extent, const ProjectionDef& 
     if (src && !src->isGeographic())
         if (const auto wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326"))) geo = projectRect(*src, *wgs84, extent);
     if (v130()) {
+        // The schema bounds longitudes to ±180 and latitudes to ±90; MapServer
+        // writes an extent beyond them as is (an invalid document), MapTune clamps.
+        const auto lon = [](double v) { return fixed6(std::clamp(v, -180.0, 180.0)); };
+        const auto lat = [](double v) { return fixed6(std::clamp(v, -90.0, 90.0)); };
         xml.writeStartElement(QStringLiteral("EX_GeographicBoundingBox"));
-        text(QStringLiteral("westBoundLongitude"), fixed6(geo.minx));
-        text(QStringLiteral("eastBoundLongitude"), fixed6(geo.maxx));
-        text(QStringLiteral("southBoundLatitude"), fixed6(geo.miny));
-        text(QStringLiteral("northBoundLatitude"), fixed6(geo.maxy));
+        text(QStringLiteral("westBoundLongitude"), lon(geo.minx));
+        text(QStringLiteral("eastBoundLongitude"), lon(geo.maxx));
+        text(QStringLiteral("southBoundLatitude"), lat(geo.miny));
+        text(QStringLiteral("northBoundLatitude"), lat(geo.maxy));
         xml.writeEndElement();
     } else {
         xml.writeEmptyElement(QStringLiteral("LatLonBoundingBox"));

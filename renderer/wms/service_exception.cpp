@@ -82,6 +82,14 @@ Response exceptionImage(const MapDef& map, const WmsError& error, bool blank, Ex
 
 }  // namespace
 
+// HTTP status rule (docs/WMS.md): an OGC exception -- XML report, INIMAGE or
+// BLANK image -- is a successful HTTP exchange, status 200, as mapserv answers
+// by default; clients tell it apart by its Content-Type (and the OGC tests
+// expect exactly that). This includes a GetMap that ran over the server's time
+// limit and was cancelled. Non-200 statuses belong to the transport
+// (renderer/server), for what happens before a map's WMS is reached or instead
+// of it: unknown map 404, overload 503 + Retry-After, URI too long 414, body
+// too large 413, method not allowed 405, an internal error 500.
 Response serviceException(const MapDef& map, int version, const WmsError& errorIn,
                           const std::optional<QString>& exceptionsFormat, ExceptionImageSize size)
 {

@@ -5,14 +5,13 @@
 #include "wms/feature_info_output.h"
 #include "wms/wms_service.h"
 
+#include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QUrl>
-
-#include <QFile>
-#include <QImage>
 #include <QTemporaryDir>
+#include <QUrl>
 
 #include <gdal.h>
 #include <QTest>
@@ -240,6 +239,34 @@ private Q_SLOTS:
         QVERIFY(hrefs.contains(QStringLiteral("http://example.org/md?x=<1>&y=2")));
         for (const char* raw : {"<script>", "<b>bold", "<OSM>", "<none>", "<c>", "a&b", "]]> <!["})
             QVERIFY2(!r.body.contains(raw), raw);
+    }
+
+    void geographicBoxInRange_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("north");
+        // 1.1.1's DTD cannot bound numbers: the extent as MapServer writes it.
+        QTest::newRow("1.1.1") << "1.1.1" << "150.000000";
+        QTest::newRow("1.3.0") << "1.3.0" << "90.000000";
+    }
+
+    // Layer "wide" of escaping.map has EXTENT 0 0 100 150 in EPSG:4326.
+    void geographicBoxInRange()
+    {
+        QFETCH(QString, version);
+        QFETCH(QString, north);
+        const Response r = askEscaping(QStringLiteral("SERVICE=WMS&REQUEST=GetCapabilities&VERSION=") + version);
+        QXmlStreamReader xml(r.body);
+        QString layer, found;
+        while (!xml.atEnd() && found.isEmpty()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+            if (xml.name() == QLatin1String("Name")) layer = xml.readElementText();
+            else if (layer == QLatin1String("wide") && xml.name() == QLatin1String("LatLonBoundingBox"))
+                found = xml.attributes().value(QLatin1String("maxy")).toString();
+            else if (layer == QLatin1String("wide") && xml.name() == QLatin1String("northBoundLatitude"))
+                found = xml.readElementText();
+        }
+        QCOMPARE(found, north);
     }
 
     void featureInfoEscapesValues_data()
