@@ -6,6 +6,7 @@
 #include "map_canvas.h"
 #include "map_document.h"
 #include "mapfile_editor.h"
+#include "server_panel.h"
 #include "timings_panel.h"
 #include "trace_relay.h"
 
@@ -112,13 +113,10 @@ void MainWindow::createDocks()
         if (visible) m_lut->setHistogramView(m_canvas->extent(), m_canvas->size());
     });
 
-    auto* placeholder = new QLabel(tr("The embedded WMS server arrives with the server module.\n"
-                                      "Until then, serve a map with `maptune-cli serve MAPFILE`."));
-    placeholder->setWordWrap(true);
-    placeholder->setAlignment(Qt::AlignCenter);
-    placeholder->setEnabled(false);
-    auto* server = makeDock(tr("Server"), QStringLiteral("serverDock"), placeholder, this);
+    m_server = new ServerPanel;
+    auto* server = makeDock(tr("Server"), QStringLiteral("serverDock"), m_server, this);
     addDockWidget(Qt::LeftDockWidgetArea, server);
+    connect(m_document, &MapDocument::pathChanged, m_server, &ServerPanel::setMapPath);
     tabifyDockWidget(timings, server);
     timings->raise();
 }

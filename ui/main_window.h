@@ -18,6 +18,7 @@ class LayerListModel;
 class LutPanel;
 class MapCanvas;
 class MapDocument;
+class ServerPanel;
 class TimingsPanel;
 class TraceRelay;
 
@@ -42,6 +43,7 @@ public:
     EditorPanel* editorPanel() const { return m_editor; }
     TimingsPanel* timingsPanel() const { return m_timings; }
     LutPanel* lutPanel() const { return m_lut; }
+    ServerPanel* serverPanel() const { return m_server; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -73,6 +75,7 @@ private:
     EditorPanel* m_editor = nullptr;
     TimingsPanel* m_timings = nullptr;
     LutPanel* m_lut = nullptr;
+    ServerPanel* m_server = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_windowMenu = nullptr;
     QLabel* m_mapPos;

@@ -1,12 +1,15 @@
 // maptune [MAPFILE]: the workbench. Wiring only; everything lives in ui/.
 #include "main_window.h"
 #include "map_canvas.h"
+#include "server_panel.h"
 
 #include "render/engine.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+
+#include <cstdio>
 
 int main(int argc, char** argv)
 {
@@ -25,7 +28,12 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("save the window as PNG after the first render, then quit"),
                                         QStringLiteral("PNG"));
-    parser.addOptions({dock, screenshot});
+    const QCommandLineOption serve(QStringLiteral("serve"),
+                                   QStringLiteral("serve the map over WMS at start-up on PORT (0: any free port)"),
+                                   QStringLiteral("PORT"));
+    const QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address --serve listens on (127.0.0.1)"),
+                                  QStringLiteral("HOST"), QStringLiteral("127.0.0.1"));
+    parser.addOptions({dock, screenshot, serve, bind});
     parser.process(app);
 
     maptune::initEngine();
@@ -36,6 +44,23 @@ int main(int argc, char** argv)
     if (parser.isSet(dock) && !window.raiseDock(parser.value(dock)))
         qWarning("maptune: no panel named '%s'", qPrintable(parser.value(dock)));
     if (!file.isEmpty()) window.openFile(file);
+    if (parser.isSet(serve)) {
+        bool ok = false;
+        const int port = parser.value(serve).toInt(&ok);
+        maptune::ServerPanel* server = window.serverPanel();
+        QString error;
+        server->setHost(parser.value(bind));
+        server->setPort(ok ? port : -1);
+        if (!ok || port < 0 || port > 65535) {
+            qWarning("maptune: --serve needs a port number, 0 to 65535");
+        } else if (!server->start(&error)) {
+            qWarning("maptune: cannot serve: %s", qPrintable(error));
+        } else {
+            window.raiseDock(QStringLiteral("server"));
+            fprintf(stdout, "maptune: serving %s\n", qPrintable(server->capabilitiesUrl()));
+            fflush(stdout);
+        }
+    }
     if (parser.isSet(screenshot)) {
         // For docs/screenshots: wait for the map (and the charts it feeds), grab, quit.
         const QString png = parser.value(screenshot);

@@ -31,6 +31,7 @@ public:
     void overloaded() { m_overloads++; }
     void timedOut() { m_timeouts++; }
     void inFlightChanged(int delta) { m_inFlight += delta; }
+    int inFlight() const { return m_inFlight.load(); }
 
     // registry: reload state per map (may be null).
     QByteArray prometheusText(const MapRegistry* registry) const;

@@ -3,6 +3,7 @@
 #include "trace/trace.h"
 #include "wms/wms_request.h"
 
+#include <QDateTime>
 #include <QRegularExpression>
 
 #include <exception>
@@ -115,7 +116,9 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
     if (!ticket) {
         m_metrics.overloaded();
         m_metrics.requestFinished(map.name, type, 503, clock.elapsedMs() / 1000);
-        return overloaded();
+        Response busy = overloaded();
+        notify(map, request, type, busy, clock.elapsedMs());
+        return busy;
     }
     m_metrics.inFlightChanged(+1);
     const auto deadline = DeadlineWatchdog::Clock::now() + std::chrono::milliseconds(m_options.timeLimitMs);
@@ -147,7 +150,28 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
         response.headers.append({QByteArray("Server-Timing"), totalTiming(clock.elapsedMs())});
     }
     m_metrics.requestFinished(map.name, type, response.status, clock.elapsedMs() / 1000);
+    notify(map, request, type, response, clock.elapsedMs());
     return response;
+}
+
+void ServiceRouter::notify(const ServedMap& map, const WmsRequest& request, const QString& type,
+                           const Response& response, double ms)
+{
+    RequestObserver* observer = m_observer.load();
+    if (!observer) return;
+    ServedRequest served;
+    served.finishedMs = QDateTime::currentMSecsSinceEpoch();
+    served.map = map.name;
+    served.type = type;
+    served.layers = request.value(QStringLiteral("LAYERS")).value_or(QString());
+    served.crs = request.value(QStringLiteral("CRS")).value_or(request.value(QStringLiteral("SRS")).value_or(QString()));
+    served.width = request.value(QStringLiteral("WIDTH")).value_or(QString()).toInt();
+    served.height = request.value(QStringLiteral("HEIGHT")).value_or(QString()).toInt();
+    served.status = response.status;
+    served.ms = ms;
+    served.bytes = response.body.size();
+    served.trace = response.trace;
+    observer->requestServed(served);
 }
 
 }  // namespace maptune

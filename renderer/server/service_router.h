@@ -9,13 +9,18 @@
 #include "server/deadline_watchdog.h"
 #include "server/map_registry.h"
 #include "server/request_gate.h"
+#include "server/request_observer.h"
 #include "server/server_metrics.h"
 #include "server/server_options.h"
 #include "wms/response.h"
 
 #include <QByteArray>
 
+#include <atomic>
+
 namespace maptune {
+
+struct WmsRequest;
 
 class ServiceRouter {
 public:
@@ -41,17 +46,23 @@ public:
     ServerMetrics& metrics() { return m_metrics; }
     RequestGate& gate() { return m_gate; }
     const ServerOptions& options() const { return m_options; }
+    // Told about every WMS request answered (null: nobody). The observer must
+    // outlive the requests in flight: clear it and stop the transport first.
+    void setObserver(RequestObserver* observer) { m_observer.store(observer); }
 
 private:
     ServedMapPtr resolve(const QByteArray& path, PathMode mode) const;
     Response unknownMap() const;
     Response wms(const ServedMap& map, const QByteArray& query, const QByteArray& selfUrl);
+    void notify(const ServedMap& map, const WmsRequest& request, const QString& type,
+                const Response& response, double ms);
 
     MapRegistry& m_registry;
     ServerOptions m_options;
     ServerMetrics m_metrics;
     RequestGate m_gate;
     DeadlineWatchdog m_watchdog;
+    std::atomic<RequestObserver*> m_observer{nullptr};
 };
 
 }  // namespace maptune

@@ -7,6 +7,7 @@
 #include "lut_panel.h"
 #include "map_canvas.h"
 #include "map_document.h"
+#include "server_panel.h"
 #include "trace_relay.h"
 
 #include "mapfile/map_loader.h"
@@ -14,6 +15,7 @@
 #include "render/map_renderer.h"
 
 #include <gdal_priv.h>
+#include <httplib.h>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -24,6 +26,7 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <thread>
 
@@ -158,6 +161,7 @@ private Q_SLOTS:
     void lutDragWritesProcessing();
     void lutInsertsProcessingLine();
     void traceRelayQueuesToGuiThread();
+    void serverPanelServesAndStops();
 };
 
 void TestUi::initTestCase()
@@ -518,6 +522,61 @@ void TestUi::traceRelayQueuesToGuiThread()
     worker.join();
     QVERIFY(spy.wait(2000) || spy.count() == 1);
     QCOMPARE(spy.first().at(1).value<Trace>().totalMs, 7.0);
+}
+
+void TestUi::serverPanelServesAndStops()
+{
+    QTemporaryDir dir;
+    QByteArray served(kSquares);
+    served.replace("  IMAGECOLOR", "  WEB METADATA \"wms_enable_request\" \"*\" \"wms_srs\" \"EPSG:3857\" END END\n"
+                                   "  PROJECTION \"init=epsg:3857\" END\n  IMAGECOLOR");
+    const QString path = writeFile(dir.filePath("squares.map"), served);
+    ServerPanel panel;
+    QSignalSpy running(&panel, &ServerPanel::runningChanged);
+    panel.setMapPath(path);
+    panel.setPort(0);
+    QString error;
+    QVERIFY2(panel.start(&error), qPrintable(error));
+    QCOMPARE(running.count(), 1);
+    const int port = panel.port();
+    QVERIFY(port > 0);
+    QCOMPARE(panel.baseUrl(), QStringLiteral("http://127.0.0.1:%1/squares").arg(port));
+
+    httplib::Client client("127.0.0.1", port);
+    client.set_connection_timeout(2);
+    auto health = client.Get("/health");
+    QVERIFY(health);
+    QCOMPARE(health->status, 200);
+    QCOMPARE(QByteArray::fromStdString(health->body).trimmed(), QByteArray("ok"));
+
+    // The capabilities URL the panel shows answers, and the request is logged.
+    const QUrl caps(panel.capabilitiesUrl());
+    auto capabilities = client.Get((caps.path() + "?" + caps.query()).toStdString());
+    QVERIFY(capabilities);
+    QCOMPARE(capabilities->status, 200);
+    QVERIFY2(QByteArray::fromStdString(capabilities->body).contains("<Name>red</Name>"), capabilities->body.c_str());
+    QTRY_COMPARE(panel.servedCount(), qint64(1));
+    QCOMPARE(panel.log()->topLevelItemCount(), 1);
+    QCOMPARE(panel.log()->topLevelItem(0)->text(1), QStringLiteral("GetCapabilities"));
+    QCOMPARE(panel.log()->topLevelItem(0)->text(2), QStringLiteral("200"));
+
+    // A save on disk is served without a restart (the registry's watcher).
+    QByteArray edited(served);
+    edited.replace("NAME \"blue\"", "NAME \"navy\"");
+    QVERIFY(QFile::remove(path));
+    writeFile(path, edited);
+    QTRY_VERIFY_WITH_TIMEOUT(QByteArray::fromStdString(
+                                 client.Get((caps.path() + "?" + caps.query()).toStdString())->body)
+                                 .contains("<Name>navy</Name>"),
+                             5000);
+
+    panel.stop();
+    QVERIFY(!panel.isRunning());
+    QCOMPARE(panel.port(), -1);
+    QCOMPARE(running.count(), 2);
+    httplib::Client after("127.0.0.1", port);
+    after.set_connection_timeout(1);
+    QVERIFY(!after.Get("/health"));
 }
 
 QTEST_MAIN(TestUi)

@@ -1,0 +1,89 @@
+#pragma once
+// The embedded WMS server dock: start/stop serving the open mapfile on a
+// host:port, its URLs with copy buttons, live counters and a filterable
+// request log. The served map is the file on disk; the registry's watcher
+// reloads it after each save, so the server follows the editor's saves.
+
+#include "server/request_observer.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+class QTreeWidget;
+
+namespace maptune {
+
+class HttpServer;
+class MapRegistry;
+class RequestRelay;
+class ServiceRouter;
+
+class ServerPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ServerPanel(QWidget* parent = nullptr);
+    ~ServerPanel() override;
+
+    // The mapfile served by the next start(); a running server switches to it.
+    void setMapPath(const QString& path);
+    QString mapPath() const { return m_mapPath; }
+    void setHost(const QString& host);
+    void setPort(int port);   // 0: any free port
+    void setWorkers(int workers);
+
+    bool isRunning() const { return m_http != nullptr; }
+    int port() const;          // the bound port; -1 when stopped
+    QString baseUrl() const;   // "http://127.0.0.1:8080/demo"; empty when stopped
+    QString capabilitiesUrl() const;
+
+    qint64 servedCount() const { return m_served; }
+    qint64 errorCount() const { return m_errors; }
+    int inFlight() const;
+    QTreeWidget* log() const { return m_log; }
+
+public Q_SLOTS:
+    // False (and the reason in *error and on the panel) when the map does not
+    // load or the address cannot be bound.
+    bool start(QString* error = nullptr);
+    void stop();
+    void clearLog();
+
+Q_SIGNALS:
+    void runningChanged(bool running);
+    // Every WMS request answered, on the GUI thread.
+    void requestServed(const maptune::ServedRequest& request);
+
+private:
+    void addToLog(const ServedRequest& request);
+    void applyFilter();
+    void updateStatus();
+    QWidget* createUrlRow(QLineEdit* field);
+
+    QString m_mapPath;
+    QLineEdit* m_host;
+    QSpinBox* m_port;
+    QSpinBox* m_workers;
+    QPushButton* m_startStop;
+    QLineEdit* m_baseUrl;
+    QLineEdit* m_capsUrl;
+    QLabel* m_status;
+    QLineEdit* m_filter;
+    QTreeWidget* m_log;
+    QTimer* m_poll;
+
+    RequestRelay* m_relay;
+    std::unique_ptr<MapRegistry> m_registry;
+    std::unique_ptr<ServiceRouter> m_router;
+    std::unique_ptr<HttpServer> m_http;
+    qint64 m_served = 0;
+    qint64 m_errors = 0;
+    QString m_lastError;
+};
+
+}  // namespace maptune
