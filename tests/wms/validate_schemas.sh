@@ -57,6 +57,21 @@ validate "exception 1.3.0 (LayerNotDefined)" wms/1.3.0/exceptions_1_3_0.xsd "$wo
 request exc130b "$inline" "SERVICE=WMS&VERSION=1.3.0&REQUEST=Get%3Cx%3EMap"
 validate "exception 1.3.0 (unknown request)" wms/1.3.0/exceptions_1_3_0.xsd "$work/exc130b.xml"
 
+# Every answer to the malformed-request corpus is a valid report of its version.
+long=$(head -c 100000 /dev/zero | tr '\0' A)
+i=0
+grep -v '^#' "$src/tests/data/wms/malformed.txt" | grep . | cut -f1 | while IFS= read -r query; do
+    i=$((i + 1))
+    query=$(printf '%s' "$query" | sed "s/@LONG@/$long/")
+    "$cli" request "$inline" "$query" -o "$work/malformed.xml" 2>/dev/null
+    if grep -q 'xmlns="http://www.opengis.net/ogc"' "$work/malformed.xml"; then kind=wms/1.3.0/exceptions_1_3_0.xsd; else kind=dtd; fi
+    validate "malformed #$i" "$kind" "$work/malformed.xml" >"$work/malformed.log"
+    grep -q '^ok' "$work/malformed.log" || { cat "$work/malformed.log"; echo "  request: $(printf '%.200s' "$query")"; }
+done >"$work/malformed-all.log"
+malformed=$(grep -c . "$work/malformed-all.log")
+if [ "$malformed" -ne 0 ]; then cat "$work/malformed-all.log"; failures=$((failures + 1)); fi
+echo "ok   malformed-request corpus: $(grep -v '^#' "$src/tests/data/wms/malformed.txt" | grep -c .) reports checked"
+
 # The checker must be able to fail: a capabilities document without the
 # mandatory service Title, and an exception report with an undeclared element.
 sed '0,/<Title>/{/<Title>/d}' "$work/inline-caps111.xml" >"$work/broken111.xml"
