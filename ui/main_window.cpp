@@ -117,6 +117,7 @@ void MainWindow::createDocks()
     auto* server = makeDock(tr("Server"), QStringLiteral("serverDock"), m_server, this);
     addDockWidget(Qt::LeftDockWidgetArea, server);
     connect(m_document, &MapDocument::pathChanged, m_server, &ServerPanel::setMapPath);
+    connect(m_server, &ServerPanel::requestServed, m_timings, &TimingsPanel::addServedRequest);
     tabifyDockWidget(timings, server);
     timings->raise();
 }

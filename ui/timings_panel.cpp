@@ -3,9 +3,16 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QDateTime>
 #include <QHBoxLayout>
+#include <QMap>
 #include <QPushButton>
+#include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace maptune {
 
@@ -27,10 +34,65 @@ const Phase kPhases[] = {
     {"label", QColor(0xa6, 0xd8, 0x54), &LayerTrace::labelMs},
 };
 
+struct DbPhase {
+    const char* name;
+    QColor colour;
+    double DbTrace::*ms;
+};
+
+const DbPhase kDbPhases[] = {
+    {"pool wait", QColor(0xb3, 0xb3, 0xb3), &DbTrace::poolWaitMs},
+    {"connect", QColor(0xff, 0xd9, 0x2f), &DbTrace::connectMs},
+    {"query", QColor(0x1b, 0x9e, 0x77), &DbTrace::queryMs},
+    {"fetch", QColor(0x75, 0x70, 0xb3), &DbTrace::fetchMs},
+};
+
+QCustomPlot* makePlot(const QFont& font)
+{
+    auto* plot = new QCustomPlot;
+    plot->legend->setVisible(true);
+    plot->legend->setFont(font);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot->setMinimumHeight(140);
+    return plot;
+}
+
+// Bars per category (ticks 1..n labelled), stacked in order; returns the highest stack.
+double setStackedBars(QCustomPlot* plot, const QList<QCPBars*>& stack, const QStringList& labels,
+                      const QList<QVector<double>>& values)
+{
+    QVector<double> ticks;
+    for (int i = 0; i < labels.size(); ++i) ticks << double(i + 1);
+    for (int p = 0; p < stack.size(); ++p) stack[p]->setData(ticks, values[p], true);
+    double maxMs = 1;
+    for (int i = 0; i < labels.size(); ++i) {
+        double sum = 0;
+        for (const QVector<double>& v : values) sum += v[i];
+        maxMs = std::max(maxMs, sum);
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    ticker->addTicks(ticks, labels.toVector());
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setRange(0.4, std::max<double>(1, labels.size()) + 0.6);
+    plot->yAxis->setRange(0, maxMs * 1.15);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+    return maxMs;
+}
+
 }  // namespace
 
+double TimingsPanel::percentile(QList<double> values, double p)
+{
+    if (values.isEmpty()) return 0;
+    std::sort(values.begin(), values.end());
+    const auto rank = qsizetype(std::ceil(p / 100.0 * double(values.size())));
+    return values[std::clamp<qsizetype>(rank - 1, 0, values.size() - 1)];
+}
+
 TimingsPanel::TimingsPanel(QWidget* parent)
-    : QWidget(parent), m_layers(new QCustomPlot), m_total(new QCustomPlot), m_pause(new QCheckBox(tr("Pause")))
+    : QWidget(parent), m_layers(new QCustomPlot), m_total(new QCustomPlot), m_db(makePlot(font())),
+      m_server(makePlot(font())), m_serverTick(new QTimer(this)), m_tabs(new QTabWidget),
+      m_pause(new QCheckBox(tr("Pause")))
 {
     QCPBars* below = nullptr;
     for (const Phase& phase : kPhases) {
@@ -64,11 +126,58 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     bar->addStretch(1);
     bar->addWidget(clearButton);
 
+    QCPBars* dbBelow = nullptr;
+    for (const DbPhase& phase : kDbPhases) {
+        auto* bars = new QCPBars(m_db->xAxis, m_db->yAxis);
+        bars->setName(QString::fromLatin1(phase.name));
+        bars->setBrush(phase.colour);
+        bars->setPen(phase.colour.darker(130));
+        bars->setWidth(0.6);
+        if (dbBelow) bars->moveAbove(dbBelow);
+        dbBelow = bars;
+        m_dbPhases << bars;
+    }
+    m_db->yAxis->setLabel(tr("database ms (last render with DB calls)"));
+
+    auto* render = new QWidget;
+    auto* renderLayout = new QVBoxLayout(render);
+    renderLayout->setContentsMargins(0, 0, 0, 0);
+    renderLayout->addWidget(m_layers, 3);
+    renderLayout->addWidget(m_total, 2);
+    m_tabs->addTab(render, tr("Render"));
+    m_tabs->addTab(m_db, tr("Database"));
+    m_tabs->addTab(createServerPlot(), tr("Server"));
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
-    layout->addWidget(m_layers, 3);
-    layout->addWidget(m_total, 2);
+    layout->addWidget(m_tabs, 1);
+}
+
+QWidget* TimingsPanel::createServerPlot()
+{
+    m_rate = m_server->addGraph(m_server->xAxis, m_server->yAxis);
+    m_rate->setName(tr("requests/s"));
+    m_rate->setPen(QPen(QColor(0x33, 0x66, 0xcc), 1.5));
+    m_rate->setBrush(QColor(0x33, 0x66, 0xcc, 40));
+    m_p50 = m_server->addGraph(m_server->xAxis, m_server->yAxis2);
+    m_p50->setName(tr("p50 ms (%1 s window)").arg(kLatencyWindowS));
+    m_p50->setPen(QPen(QColor(0x1b, 0x9e, 0x77), 1.5));
+    m_p95 = m_server->addGraph(m_server->xAxis, m_server->yAxis2);
+    m_p95->setName(tr("p95 ms"));
+    m_p95->setPen(QPen(QColor(0xd9, 0x5f, 0x02), 1.5, Qt::DashLine));
+    m_server->xAxis->setLabel(tr("seconds ago"));
+    m_server->yAxis->setLabel(tr("requests/s"));
+    m_server->yAxis2->setLabel(tr("latency ms"));
+    m_server->yAxis2->setVisible(true);
+    m_server->xAxis->setRange(-kServerHistoryS, 0);
+    // Seconds pass while idle too: the lines scroll once a second while there is data.
+    m_serverTick->setInterval(1000);
+    connect(m_serverTick, &QTimer::timeout, this, [this] {
+        if (m_served.empty()) m_serverTick->stop();
+        replotServer(QDateTime::currentMSecsSinceEpoch());
+    });
+    return m_server;
 }
 
 void TimingsPanel::addTrace(const Trace& trace)
@@ -79,6 +188,70 @@ void TimingsPanel::addTrace(const Trace& trace)
     if (m_totals.size() > kRolling) m_totals.removeFirst();
     replotLayers(trace);
     replotTotals();
+    if (std::any_of(trace.layers.begin(), trace.layers.end(), [](const LayerTrace& lt) { return !lt.db.isEmpty(); }))
+        replotDb(trace);
+}
+
+void TimingsPanel::addServedRequest(const ServedRequest& request)
+{
+    if (m_pause->isChecked()) return;
+    m_served.push_back({request.finishedMs, request.ms});
+    const qint64 oldest = request.finishedMs - 1000LL * (kServerHistoryS + kLatencyWindowS + 1);
+    while (!m_served.empty() && m_served.front().finishedMs < oldest) m_served.pop_front();
+    if (request.trace) addTrace(*request.trace);
+    if (!m_serverTick->isActive()) {
+        m_serverTick->start();
+        replotServer(QDateTime::currentMSecsSinceEpoch());
+    }
+}
+
+void TimingsPanel::replotDb(const Trace& trace)
+{
+    m_dbLayers.clear();
+    QList<QVector<double>> values(m_dbPhases.size());
+    for (const LayerTrace& lt : trace.layers) {
+        if (lt.db.isEmpty()) continue;
+        m_dbLayers << lt.layer;
+        for (int p = 0; p < m_dbPhases.size(); ++p) {
+            double sum = 0;
+            for (const DbTrace& db : lt.db) sum += db.*(kDbPhases[p].ms);
+            values[p] << sum;
+        }
+    }
+    setStackedBars(m_db, m_dbPhases, m_dbLayers, values);
+}
+
+void TimingsPanel::replotServer(qint64 nowMs)
+{
+    // One point per whole second: requests finished in that second, and the
+    // latency percentiles of the requests finished in the window ending there.
+    QVector<double> keys, rate, p50, p95;
+    double maxRate = 1, maxMs = 1;
+    const qint64 nowS = nowMs / 1000;
+    for (qint64 s = nowS - kServerHistoryS; s <= nowS; ++s) {
+        const qint64 end = (s + 1) * 1000;
+        const qint64 begin = end - 1000LL * kLatencyWindowS;
+        int inSecond = 0;
+        QList<double> window;
+        for (const Served& r : m_served) {
+            if (r.finishedMs >= end || r.finishedMs < begin) continue;
+            window << r.ms;
+            if (r.finishedMs >= end - 1000) ++inSecond;
+        }
+        keys << double(s - nowS);
+        rate << inSecond;
+        const double q50 = percentile(window, 50), q95 = percentile(window, 95);
+        p50 << (window.isEmpty() ? qQNaN() : q50);
+        p95 << (window.isEmpty() ? qQNaN() : q95);
+        maxRate = std::max(maxRate, double(inSecond));
+        maxMs = std::max(maxMs, q95);
+    }
+    m_rate->setData(keys, rate, true);
+    m_p50->setData(keys, p50, true);
+    m_p95->setData(keys, p95, true);
+    m_server->yAxis->setRange(0, maxRate * 1.15);
+    m_server->yAxis2->setRange(0, maxMs * 1.15);
+    m_server->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimingsPanel::clear()
@@ -87,8 +260,14 @@ void TimingsPanel::clear()
     m_count = 0;
     for (QCPBars* bars : std::as_const(m_phases)) bars->data()->clear();
     m_totalGraph->data()->clear();
+    for (QCPBars* bars : std::as_const(m_dbPhases)) bars->data()->clear();
+    m_dbLayers.clear();
+    m_served.clear();
+    for (QCPGraph* g : {m_rate, m_p50, m_p95}) g->data()->clear();
     m_layers->replot();
     m_total->replot();
+    m_db->replot();
+    m_server->replot();
 }
 
 void TimingsPanel::replotLayers(const Trace& trace)

@@ -8,6 +8,7 @@
 #include "map_canvas.h"
 #include "map_document.h"
 #include "server_panel.h"
+#include "timings_panel.h"
 #include "trace_relay.h"
 
 #include "mapfile/map_loader.h"
@@ -15,6 +16,7 @@
 #include "render/map_renderer.h"
 
 #include <gdal_priv.h>
+#include <qcustomplot.h>
 #include <httplib.h>
 
 #include <QAbstractItemModelTester>
@@ -162,6 +164,10 @@ private Q_SLOTS:
     void lutInsertsProcessingLine();
     void traceRelayQueuesToGuiThread();
     void serverPanelServesAndStops();
+    void timingsDbSeries();
+    void timingsPercentile_data();
+    void timingsPercentile();
+    void timingsServedRequests();
 };
 
 void TestUi::initTestCase()
@@ -577,6 +583,84 @@ void TestUi::serverPanelServesAndStops()
     httplib::Client after("127.0.0.1", port);
     after.set_connection_timeout(1);
     QVERIFY(!after.Get("/health"));
+}
+
+void TestUi::timingsDbSeries()
+{
+    TimingsPanel panel;
+    Trace trace;
+    trace.layers << layerTrace("roads", 30) << layerTrace("water", 5);
+    DbTrace first, second;
+    first.poolWaitMs = 1;
+    first.connectMs = 2;
+    first.queryMs = 10;
+    first.fetchMs = 4;
+    second.poolWaitMs = 0.5;
+    second.queryMs = 3;
+    second.fetchMs = 1;
+    trace.layers[0].db << first << second;
+    panel.addTrace(trace);
+    QCOMPARE(panel.dbLayers(), QStringList({"roads"}));  // "water" made no DB calls
+    // Bars 0..3: pool wait, connect, query, fetch; one bar per DB layer, summed over its calls.
+    const QList<double> expected{1.5, 2, 13, 5};
+    for (int phase = 0; phase < 4; ++phase) {
+        auto* bars = qobject_cast<QCPBars*>(panel.dbPlot()->plottable(phase));
+        QVERIFY(bars);
+        QCOMPARE(bars->data()->size(), 1);
+        QCOMPARE(bars->data()->at(0)->value, expected[phase]);
+    }
+    // A later render without DB calls keeps the last DB picture.
+    Trace plain;
+    plain.layers << layerTrace("water", 5);
+    panel.addTrace(plain);
+    QCOMPARE(panel.dbLayers(), QStringList({"roads"}));
+}
+
+void TestUi::timingsPercentile_data()
+{
+    QTest::addColumn<QList<double>>("values");
+    QTest::addColumn<double>("p");
+    QTest::addColumn<double>("expected");
+    // Nearest rank: the ceil(p/100*n)-th smallest.
+    QTest::newRow("empty") << QList<double>{} << 50.0 << 0.0;
+    QTest::newRow("one") << QList<double>{7} << 95.0 << 7.0;
+    QTest::newRow("p50 of 4") << QList<double>{4, 1, 3, 2} << 50.0 << 2.0;
+    QTest::newRow("p95 of 20") << QList<double>{20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
+                               << 95.0 << 19.0;
+    QTest::newRow("p100") << QList<double>{3, 9, 1} << 100.0 << 9.0;
+}
+
+void TestUi::timingsPercentile()
+{
+    QFETCH(QList<double>, values);
+    QFETCH(double, p);
+    QFETCH(double, expected);
+    QCOMPARE(TimingsPanel::percentile(values, p), expected);
+}
+
+void TestUi::timingsServedRequests()
+{
+    TimingsPanel panel;
+    const qint64 now = 1'700'000'000'000;  // a whole second
+    // Three requests in the last second (10, 20, 30 ms), one 2 s before (100 ms).
+    for (auto [at, ms] : {std::pair{now - 2500, 100.0}, {now - 900, 10.0}, {now - 500, 20.0}, {now - 100, 30.0}}) {
+        ServedRequest r;
+        r.finishedMs = at;
+        r.ms = ms;
+        r.status = 200;
+        panel.addServedRequest(r);
+    }
+    panel.replotServer(now - 1);  // the second [now-1000, now) is the newest point
+    QCPGraph* rate = panel.serverPlot()->graph(0);
+    QCPGraph* p50 = panel.serverPlot()->graph(1);
+    QCPGraph* p95 = panel.serverPlot()->graph(2);
+    const int last = rate->data()->size() - 1;
+    QCOMPARE(rate->data()->at(last)->value, 3.0);
+    QCOMPARE(rate->data()->at(last - 1)->value, 0.0);
+    QCOMPARE(rate->data()->at(last - 2)->value, 1.0);
+    // The window of the newest point holds all four: p50 = 2nd smallest, p95 = largest.
+    QCOMPARE(p50->data()->at(last)->value, 20.0);
+    QCOMPARE(p95->data()->at(last)->value, 100.0);
 }
 
 QTEST_MAIN(TestUi)
