@@ -96,6 +96,14 @@ QStringList LayerListModel::visibleLayers() const
     return names;
 }
 
+QStringList LayerListModel::identifiableLayers() const
+{
+    QStringList names;
+    for (int row = int(m_rows.size()) - 1; row >= 0; --row)
+        if (m_rows[row].visible && isInScale(row)) names << m_rows[row].name;
+    return names;
+}
+
 bool LayerListModel::isInScale(int row) const
 {
     const Row& r = m_rows.at(row);

@@ -27,6 +27,8 @@ public:
     // Names to pass as RenderRequest::layers (with layersGiven).
     QStringList visibleLayers() const;
     bool isInScale(int row) const;
+    // Visible and in scale, top-most (last drawn) first: what identify queries.
+    QStringList identifiableLayers() const;
     const LayerDef* layerAt(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

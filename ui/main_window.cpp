@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "editor_panel.h"
+#include "identify_panel.h"
 #include "layer_list_model.h"
 #include "lut_panel.h"
 #include "map_canvas.h"
@@ -119,7 +120,19 @@ void MainWindow::createDocks()
     connect(m_document, &MapDocument::pathChanged, m_server, &ServerPanel::setMapPath);
     connect(m_server, &ServerPanel::requestServed, m_timings, &TimingsPanel::addServedRequest);
     tabifyDockWidget(timings, server);
+
+    m_identify = new IdentifyPanel;
+    auto* identify = makeDock(tr("Identify"), QStringLiteral("identifyDock"), m_identify, this);
+    addDockWidget(Qt::LeftDockWidgetArea, identify);
+    tabifyDockWidget(timings, identify);
     timings->raise();
+}
+
+void MainWindow::identifyAt(const QPointF& mapPoint)
+{
+    if (!m_canvas->map()) return;
+    raiseDock(QStringLiteral("identify"));
+    m_identify->identify(m_canvas->map(), m_layerModel->identifiableLayers(), mapPoint, m_canvas->view().unitsPerPixel);
 }
 
 bool MainWindow::raiseDock(const QString& name)
@@ -186,6 +199,16 @@ void MainWindow::createActions()
     tools->addAction(full);
     tools->addAction(back);
     tools->addAction(forward);
+    tools->addSeparator();
+    m_identifyAction = view->addAction(tr("&Identify"));
+    m_identifyAction->setCheckable(true);
+    m_identifyAction->setShortcut(QKeySequence(tr("Ctrl+I")));
+    m_identifyAction->setToolTip(tr("Identify: click the map to see the features' attributes (Ctrl+I)"));
+    connect(m_identifyAction, &QAction::toggled, m_canvas, &MapCanvas::setIdentifyMode);
+    connect(m_canvas, &MapCanvas::clicked, this, [this](const QPointF& p) {
+        if (m_identifyAction->isChecked()) identifyAt(p);
+    });
+    tools->addAction(m_identifyAction);
 
     m_windowMenu = menuBar()->addMenu(tr("&Window"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_windowMenu->addAction(dock->toggleViewAction());

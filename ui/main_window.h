@@ -7,6 +7,7 @@
 
 #include <QMainWindow>
 
+class QAction;
 class QLabel;
 class QMenu;
 class QTreeView;
@@ -14,6 +15,7 @@ class QTreeView;
 namespace maptune {
 
 class EditorPanel;
+class IdentifyPanel;
 class LayerListModel;
 class LutPanel;
 class MapCanvas;
@@ -34,7 +36,7 @@ public:
     static QString startupFile();
     static QString demoMapPath();
 
-    // Brings a dock to the front: "layers", "editor", "lut", "timings", "server".
+    // Brings a dock to the front: "layers", "editor", "lut", "timings", "server", "identify".
     bool raiseDock(const QString& name);
 
     MapCanvas* canvas() const { return m_canvas; }
@@ -44,6 +46,10 @@ public:
     TimingsPanel* timingsPanel() const { return m_timings; }
     LutPanel* lutPanel() const { return m_lut; }
     ServerPanel* serverPanel() const { return m_server; }
+    IdentifyPanel* identifyPanel() const { return m_identify; }
+    QAction* identifyAction() const { return m_identifyAction; }
+    // Queries the identifiable layers at a map point (what a canvas click does in identify mode).
+    void identifyAt(const QPointF& mapPoint);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -76,6 +82,8 @@ private:
     TimingsPanel* m_timings = nullptr;
     LutPanel* m_lut = nullptr;
     ServerPanel* m_server = nullptr;
+    IdentifyPanel* m_identify = nullptr;
+    QAction* m_identifyAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_windowMenu = nullptr;
     QLabel* m_mapPos;

@@ -248,12 +248,22 @@ void MapCanvas::mouseMoveEvent(QMouseEvent* event)
     setView({m_dragView.centre - QPointF(d.x() * upp, -d.y() * upp), upp}, false);
 }
 
+void MapCanvas::setIdentifyMode(bool on)
+{
+    m_identifyMode = on;
+    if (on) setCursor(Qt::CrossCursor);
+    else unsetCursor();
+}
+
 void MapCanvas::mouseReleaseEvent(QMouseEvent* event)
 {
     if (event->button() != Qt::LeftButton || !m_dragging) return;
     m_dragging = false;
-    unsetCursor();
-    if (event->position().toPoint() != m_dragStart) {
+    setIdentifyMode(m_identifyMode);  // restores the mode's cursor
+    if ((event->position().toPoint() - m_dragStart).manhattanLength() <= 2) {
+        if (event->position().toPoint() != m_dragStart) setView(m_dragView, false);  // a click: undo the jitter
+        Q_EMIT clicked(toMap(event->position()));
+    } else if (event->position().toPoint() != m_dragStart) {
         m_history.push(m_view);
         Q_EMIT historyChanged();
     }

@@ -44,6 +44,9 @@ public:
     bool isRendering() const { return m_watcher.isRunning(); }
     bool canGoBack() const { return m_history.canGoBack(); }
     bool canGoForward() const { return m_history.canGoForward(); }
+    // A cross cursor; clicks still emit clicked() in either mode, drags still pan.
+    void setIdentifyMode(bool on);
+    bool identifyMode() const { return m_identifyMode; }
 
 public Q_SLOTS:
     void zoomFullExtent();
@@ -60,6 +63,8 @@ Q_SIGNALS:
     void renderWarnings(const QStringList& warnings);
     void viewChanged();                    // extent or scale changed
     void cursorMoved(const QPointF& mapPoint);
+    // A left click without a drag, at mapPoint (map CRS).
+    void clicked(const QPointF& mapPoint);
     void historyChanged();
 
 protected:
@@ -100,6 +105,7 @@ private:
     QPoint m_dragStart;
     CanvasView m_dragView;
     bool m_dragging = false;
+    bool m_identifyMode = false;
 };
 
 }  // namespace maptune

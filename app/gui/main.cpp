@@ -23,7 +23,7 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("MAPFILE"), QStringLiteral("the mapfile to open"));
-    const QCommandLineOption dock(QStringLiteral("dock"), QStringLiteral("bring a panel to the front: layers, editor, lut, "
+    const QCommandLineOption dock(QStringLiteral("dock"), QStringLiteral("bring a panel to the front: layers, editor, lut, identify, "
                                                                          "timings, server"), QStringLiteral("NAME"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("save the window as PNG after the first render, then quit"),

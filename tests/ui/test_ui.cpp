@@ -1,6 +1,8 @@
 // Workbench tests: the layer model, the canvas' asynchronous render and
 // cancellation, live preview diagnostics, atomic saves, autosave recovery.
 
+#include "identify_panel.h"
+#include "identify_query.h"
 #include "layer_list_model.h"
 #include "lut_curve_widget.h"
 #include "lut_curves.h"
@@ -133,6 +135,31 @@ const char* const kRasterMap = R"MAP(MAP
 END
 )MAP";
 
+// Two attributed squares under a road along y = 50.
+const char* const kParcels = R"MAP(MAP
+  NAME "parcels"
+  SIZE 100 100
+  EXTENT 0 0 100 100
+  LAYER
+    NAME "parcels"
+    TYPE POLYGON
+    STATUS ON
+    PROCESSING "ITEMS=name,area"
+    FEATURE WKT "POLYGON((10 10, 40 10, 40 40, 10 40, 10 10))" ITEMS "alpha;900" END
+    FEATURE WKT "POLYGON((50 50, 90 50, 90 90, 50 90, 50 50))" ITEMS "beta;1600" END
+    CLASS STYLE COLOR 200 200 200 END END
+  END
+  LAYER
+    NAME "road"
+    TYPE LINE
+    STATUS ON
+    PROCESSING "ITEMS=ref"
+    FEATURE WKT "LINESTRING(0 50, 100 50)" ITEMS "main" END
+    CLASS STYLE COLOR 0 0 0 END END
+  END
+END
+)MAP";
+
 QByteArray readFile(const QString& path)
 {
     QFile f(path);
@@ -168,6 +195,10 @@ private Q_SLOTS:
     void timingsPercentile_data();
     void timingsPercentile();
     void timingsServedRequests();
+    void identifyQuery_data();
+    void identifyQuery();
+    void identifyPanelShowsAttributes();
+    void canvasClickEmitsMapPoint();
 };
 
 void TestUi::initTestCase()
@@ -661,6 +692,79 @@ void TestUi::timingsServedRequests()
     // The window of the newest point holds all four: p50 = 2nd smallest, p95 = largest.
     QCOMPARE(p50->data()->at(last)->value, 20.0);
     QCOMPARE(p95->data()->at(last)->value, 100.0);
+}
+
+void TestUi::identifyQuery_data()
+{
+    QTest::addColumn<QPointF>("point");
+    QTest::addColumn<double>("unitsPerPixel");
+    QTest::addColumn<QStringList>("expected");  // "layer:first attribute", top layer first
+    // The tolerance is 3 px: 3 map units at 1 unit/px, 9 at 3 units/px.
+    QTest::newRow("inside alpha") << QPointF(20, 20) << 1.0 << QStringList{"parcels:alpha"};
+    QTest::newRow("on the road, inside beta") << QPointF(60, 51) << 1.0 << QStringList{"road:main", "parcels:beta"};
+    QTest::newRow("near the road only") << QPointF(20, 52.5) << 1.0 << QStringList{"road:main"};
+    QTest::newRow("between everything") << QPointF(45, 45) << 1.0 << QStringList{};
+    // 7.07 from both squares' corners, 5 from the road.
+    QTest::newRow("wide tolerance") << QPointF(45, 45) << 3.0 << QStringList{"road:main", "parcels:alpha", "parcels:beta"};
+}
+
+void TestUi::identifyQuery()
+{
+    QFETCH(QPointF, point);
+    QFETCH(double, unitsPerPixel);
+    QFETCH(QStringList, expected);
+    LoadResult loaded = parseMapText(kParcels, QString());
+    QVERIFY(loaded.ok());
+    const IdentifyQuery query(MapDefPtr(loaded.map), {"road", "parcels"}, point, unitsPerPixel);
+    QStringList got;
+    for (const IdentifyLayerResult& r : query.run()) {
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        for (const Feature& f : r.features) got << r.layer + ":" + f.values.value(0);
+    }
+    QCOMPARE(got, expected);
+}
+
+void TestUi::identifyPanelShowsAttributes()
+{
+    LoadResult loaded = parseMapText(kParcels, QString());
+    QVERIFY(loaded.ok());
+    IdentifyPanel panel;
+    QSignalSpy done(&panel, &IdentifyPanel::finished);
+    panel.identify(MapDefPtr(loaded.map), {"road", "parcels"}, QPointF(70, 70), 1.0);
+    QVERIFY(done.wait(5000));
+    QCOMPARE(done.first().at(0).toInt(), 1);
+    QTreeWidget* tree = panel.tree();
+    QCOMPARE(tree->topLevelItemCount(), 1);  // the road is 20 units away
+    QTreeWidgetItem* layer = tree->topLevelItem(0);
+    QCOMPARE(layer->text(0), QStringLiteral("parcels"));
+    QCOMPARE(layer->childCount(), 1);
+    QTreeWidgetItem* feature = layer->child(0);
+    QCOMPARE(feature->childCount(), 2);
+    QCOMPARE(feature->child(0)->text(0), QStringLiteral("name"));
+    QCOMPARE(feature->child(0)->text(1), QStringLiteral("beta"));
+    QCOMPARE(feature->child(1)->text(0), QStringLiteral("area"));
+    QCOMPARE(feature->child(1)->text(1), QStringLiteral("1600"));
+}
+
+void TestUi::canvasClickEmitsMapPoint()
+{
+    MapCanvas canvas;
+    canvas.resize(200, 200);
+    canvas.setMap(squaresMap());
+    QSignalSpy clicks(&canvas, &MapCanvas::clicked);
+    QTest::mouseClick(&canvas, Qt::LeftButton, {}, QPoint(50, 150));
+    QCOMPARE(clicks.count(), 1);
+    // The point under the clicked pixel, in the view before the click (a click never pans).
+    const QPointF expected = canvas.toMap(QPointF(50, 150));
+    QCOMPARE(clicks.first().at(0).toPointF(), expected);
+    QVERIFY(expected.x() > 0 && expected.x() < 50 && expected.y() > 0 && expected.y() < 50);  // lower left quarter
+    // A drag pans and is no click.
+    QTest::mousePress(&canvas, Qt::LeftButton, {}, QPoint(20, 20));
+    QMouseEvent move(QEvent::MouseMove, QPointF(40, 40), canvas.mapToGlobal(QPointF(40, 40)), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&canvas, &move);
+    QTest::mouseRelease(&canvas, Qt::LeftButton, {}, QPoint(40, 40));
+    QCOMPARE(clicks.count(), 1);
 }
 
 QTEST_MAIN(TestUi)
