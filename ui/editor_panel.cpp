@@ -8,7 +8,11 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QFile>
 #include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTextBlock>
 #include <QSplitter>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -18,7 +22,7 @@ namespace maptune {
 
 EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_editor(new MapfileEditor), m_problems(new QTreeWidget),
-      m_status(new QLabel)
+      m_tabs(new QTabWidget), m_status(new QLabel)
 {
     m_editor->setDocument(document->textDocument());
     new MapfileHighlighter(document->textDocument());
@@ -38,15 +42,29 @@ EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     m_problems->setRootIsDecorated(false);
     m_problems->header()->setStretchLastSection(true);
     m_problems->setAlternatingRowColors(true);
-    connect(m_problems, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+    auto goToProblem = [this](QTreeWidgetItem* item) {
+        const QString file = item->data(2, Qt::UserRole).toString();
+        if (!file.isEmpty()) {
+            showIncluded(file, item->data(0, Qt::UserRole + 1).toInt(), item->data(1, Qt::UserRole).toInt());
+            return;
+        }
+        m_tabs->setCurrentIndex(0);
         m_editor->goTo(item->data(0, Qt::UserRole).toInt(), item->data(1, Qt::UserRole).toInt());
+    };
+    connect(m_problems, &QTreeWidget::itemActivated, this, goToProblem);
+    connect(m_problems, &QTreeWidget::itemClicked, this, goToProblem);
+
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_editor, tr("mapfile"));
+    connect(document, &MapDocument::pathChanged, this, [this](const QString& path) {
+        m_tabs->setTabText(0, path.isEmpty() ? tr("untitled") : QFileInfo(path).fileName());
+        m_tabs->setTabToolTip(0, path);
     });
-    connect(m_problems, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        m_editor->goTo(item->data(0, Qt::UserRole).toInt(), item->data(1, Qt::UserRole).toInt());
-    });
+    connect(document, &MapDocument::mapChanged, this,
+            [this](MapDefPtr map) { setIncludedFiles(map ? map->includedFiles : QStringList()); });
 
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_editor);
+    split->addWidget(m_tabs);
     split->addWidget(m_problems);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
@@ -75,6 +93,8 @@ void EditorPanel::showDiagnostics(const Diagnostics& diagnostics)
                                  : d.severity == Diagnostic::Severity::Warning ? tr("warning") : tr("note");
         auto* item = new QTreeWidgetItem(m_problems, {severity, where, d.message});
         item->setData(0, Qt::UserRole, here ? d.pos.line : 0);
+        item->setData(0, Qt::UserRole + 1, d.pos.line);
+        if (!here) item->setData(2, Qt::UserRole, d.pos.file);
         item->setData(1, Qt::UserRole, d.pos.column);
         item->setForeground(0, d.isError() ? QColor(Qt::red) : QColor(0xb0, 0x70, 0x00));
         item->setToolTip(2, d.toString());
@@ -83,6 +103,57 @@ void EditorPanel::showDiagnostics(const Diagnostics& diagnostics)
     m_status->setText(errors ? tr("%n error(s): the map shows the last good version", nullptr, errors)
                       : warnings ? tr("%n warning(s)", nullptr, warnings)
                                  : tr("no problems"));
+}
+
+void EditorPanel::setIncludedFiles(const QStringList& files)
+{
+    QStringList wanted;
+    for (const QString& f : files) {
+        const QString absolute = QFileInfo(f).absoluteFilePath();
+        if (absolute != m_document->path() && !wanted.contains(absolute)) wanted << absolute;
+    }
+    for (int i = m_tabs->count() - 1; i >= 1; --i) {
+        if (wanted.contains(m_tabs->tabToolTip(i))) continue;
+        QWidget* w = m_tabs->widget(i);
+        m_tabs->removeTab(i);
+        w->deleteLater();
+    }
+    for (const QString& path : std::as_const(wanted)) {
+        QPlainTextEdit* view = nullptr;
+        for (int i = 1; i < m_tabs->count() && !view; ++i)
+            if (m_tabs->tabToolTip(i) == path) view = qobject_cast<QPlainTextEdit*>(m_tabs->widget(i));
+        if (!view) {
+            view = new QPlainTextEdit;
+            view->setReadOnly(true);
+            view->setLineWrapMode(QPlainTextEdit::NoWrap);
+            view->setFont(m_editor->font());
+            new MapfileHighlighter(view->document());
+            const int index = m_tabs->addTab(view, tr("%1 (read-only)").arg(QFileInfo(path).fileName()));
+            m_tabs->setTabToolTip(index, path);
+        }
+        QFile file(path);
+        const QString text = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll())
+                                                            : tr("# cannot read %1: %2").arg(path, file.errorString());
+        if (view->toPlainText() != text) view->setPlainText(text);
+    }
+}
+
+QPlainTextEdit* EditorPanel::showIncluded(const QString& path, int line, int column)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (int i = 1; i < m_tabs->count(); ++i) {
+        if (m_tabs->tabToolTip(i) != absolute) continue;
+        auto* view = qobject_cast<QPlainTextEdit*>(m_tabs->widget(i));
+        m_tabs->setCurrentIndex(i);
+        if (view && line > 0) {
+            QTextCursor c(view->document()->findBlockByNumber(line - 1));
+            c.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, std::max(0, column - 1));
+            view->setTextCursor(c);
+            view->centerCursor();
+        }
+        return view;
+    }
+    return nullptr;
 }
 
 void EditorPanel::formatText()

@@ -2,6 +2,7 @@
 
 #include "editor_panel.h"
 #include "identify_panel.h"
+#include "layer_extent.h"
 #include "layer_list_model.h"
 #include "lut_panel.h"
 #include "map_canvas.h"
@@ -22,6 +23,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
@@ -30,6 +32,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QTreeView>
+#include <QtConcurrent>
 
 #include <cmath>
 
@@ -90,6 +93,10 @@ void MainWindow::createDocks()
     m_layerView->setRootIsDecorated(false);
     m_layerView->setAlternatingRowColors(true);
     m_layerView->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_layerView->header()->setStretchLastSection(true);
+    m_layerView->setMinimumWidth(300);  // name, type, time and the start of the source
+    m_layerView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_layerView, &QWidget::customContextMenuRequested, this, &MainWindow::showLayerMenu);
     auto* layers = makeDock(tr("Layers"), QStringLiteral("layersDock"), m_layerView, this);
     addDockWidget(Qt::LeftDockWidgetArea, layers);
 
@@ -126,6 +133,41 @@ void MainWindow::createDocks()
     addDockWidget(Qt::LeftDockWidgetArea, identify);
     tabifyDockWidget(timings, identify);
     timings->raise();
+}
+
+void MainWindow::showLayerMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_layerView->indexAt(pos);
+    const LayerDef* layer = index.isValid() ? m_layerModel->layerAt(index.row()) : nullptr;
+    if (!layer) return;
+    const QString name = layer->name;
+    QMenu menu(this);
+    menu.addAction(tr("&Zoom to Layer"), this, [this, name] { zoomToLayer(name); });
+    menu.exec(m_layerView->viewport()->mapToGlobal(pos));
+}
+
+void MainWindow::zoomToLayer(const QString& name)
+{
+    const MapDefPtr map = m_canvas->map();
+    if (!map || !map->layer(name)) {
+        Q_EMIT layerZoomed(name, false);
+        return;
+    }
+    using Found = std::pair<std::optional<Rect>, QString>;
+    auto* watcher = new QFutureWatcher<Found>(this);
+    connect(watcher, &QFutureWatcher<Found>::finished, this, [this, watcher, name, map] {
+        const Found found = watcher->result();
+        watcher->deleteLater();
+        if (m_canvas->map() != map) return;  // another map since: its view is not ours to change
+        if (found.first) m_canvas->setExtent(*found.first);
+        else statusBar()->showMessage(tr("Zoom to layer: %1").arg(found.second), 8000);
+        Q_EMIT layerZoomed(name, found.first.has_value());
+    });
+    watcher->setFuture(QtConcurrent::run([map, name] {
+        QString error;
+        std::optional<Rect> extent = layerExtentInMapCrs(*map, *map->layer(name), &error);
+        return Found{extent, error};
+    }));
 }
 
 void MainWindow::identifyAt(const QPointF& mapPoint)
@@ -249,6 +291,8 @@ void MainWindow::showCursor(const QPointF& p)
 
 void MainWindow::showScale()
 {
+    // Until the mouse is over the map, the readouts show the view's centre.
+    if (m_canvas->map() && !m_canvas->underMouse()) showCursor(m_canvas->view().centre);
     const double scale = m_canvas->scaleDenominator();
     m_layerModel->setScaleDenominator(scale);
     m_scale->setText(scale > 0 ? tr("1:%L1").arg(qRound64(scale)) : QString());
@@ -393,7 +437,10 @@ void MainWindow::readSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value("geometry").toByteArray())) resize(1400, 860);
-    restoreState(settings.value("windowState").toByteArray());
+    if (!restoreState(settings.value("windowState").toByteArray())) {
+        if (auto* layers = findChild<QDockWidget*>(QStringLiteral("layersDock")))
+            resizeDocks({layers}, {380}, Qt::Horizontal);
+    }
     updateRecentMenu();
 }
 

@@ -50,6 +50,11 @@ public:
     QAction* identifyAction() const { return m_identifyAction; }
     // Queries the identifiable layers at a map point (what a canvas click does in identify mode).
     void identifyAt(const QPointF& mapPoint);
+    // Fits the canvas to a layer's extent (found off the UI thread; layerZoomed when done).
+    void zoomToLayer(const QString& name);
+
+Q_SIGNALS:
+    void layerZoomed(const QString& name, bool ok);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -72,6 +77,7 @@ private:
     void onMapChanged(MapDefPtr map, bool sameFile);
     void showCursor(const QPointF& mapPoint);
     void showScale();
+    void showLayerMenu(const QPoint& pos);
 
     MapDocument* m_document;
     MapCanvas* m_canvas;

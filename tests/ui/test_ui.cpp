@@ -1,8 +1,10 @@
 // Workbench tests: the layer model, the canvas' asynchronous render and
 // cancellation, live preview diagnostics, atomic saves, autosave recovery.
 
+#include "editor_panel.h"
 #include "identify_panel.h"
 #include "identify_query.h"
+#include "layer_extent.h"
 #include "layer_list_model.h"
 #include "lut_curve_widget.h"
 #include "lut_curves.h"
@@ -30,11 +32,15 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTest>
+#include <QPlainTextEdit>
+#include <QTabWidget>
 #include <QTreeWidget>
 
 #include <thread>
 
 using namespace maptune;
+
+Q_DECLARE_METATYPE(maptune::Rect)
 
 namespace {
 
@@ -199,6 +205,9 @@ private Q_SLOTS:
     void identifyQuery();
     void identifyPanelShowsAttributes();
     void canvasClickEmitsMapPoint();
+    void layerExtentForZoom_data();
+    void layerExtentForZoom();
+    void includeFilesOpenInTabs();
 };
 
 void TestUi::initTestCase()
@@ -765,6 +774,58 @@ void TestUi::canvasClickEmitsMapPoint()
     QApplication::sendEvent(&canvas, &move);
     QTest::mouseRelease(&canvas, Qt::LeftButton, {}, QPoint(40, 40));
     QCOMPARE(clicks.count(), 1);
+}
+
+void TestUi::layerExtentForZoom_data()
+{
+    QTest::addColumn<QString>("layer");
+    QTest::addColumn<Rect>("expected");
+    // Feature bounds plus 5% on each side; the flat road borrows its padding from its length.
+    QTest::newRow("parcels") << "parcels" << Rect{6, 6, 94, 94};
+    QTest::newRow("road") << "road" << Rect{-5, 45, 105, 55};
+}
+
+void TestUi::layerExtentForZoom()
+{
+    QFETCH(QString, layer);
+    QFETCH(Rect, expected);
+    LoadResult loaded = parseMapText(kParcels, QString());
+    QVERIFY(loaded.ok());
+    QString error;
+    const std::optional<Rect> extent = layerExtentInMapCrs(*loaded.map, *loaded.map->layer(layer), &error);
+    QVERIFY2(extent, qPrintable(error));
+    QCOMPARE(extent->minx, expected.minx);
+    QCOMPARE(extent->miny, expected.miny);
+    QCOMPARE(extent->maxx, expected.maxx);
+    QCOMPARE(extent->maxy, expected.maxy);
+}
+
+void TestUi::includeFilesOpenInTabs()
+{
+    QTemporaryDir dir;
+    const QByteArray layer = "LAYER\n  NAME \"inc\"\n  TYPE POINT\n  STATUS ON\n"
+                             "  FEATURE POINTS 5 5 END END\n  CLASS STYLE COLOR 0 0 0 END END\nEND\n";
+    writeFile(dir.filePath("layer.inc"), layer);
+    const QString path = writeFile(dir.filePath("main.map"),
+                                   "MAP\n  NAME \"main\"\n  SIZE 10 10\n  EXTENT 0 0 10 10\n  INCLUDE \"layer.inc\"\nEND\n");
+    MapDocument doc;
+    EditorPanel panel(&doc);
+    QString error;
+    QVERIFY2(doc.open(path, &error), qPrintable(error));
+    QVERIFY(doc.lastGoodMap());
+    QCOMPARE(panel.tabs()->count(), 2);
+    QCOMPARE(panel.tabs()->tabText(0), QStringLiteral("main.map"));
+    auto* included = qobject_cast<QPlainTextEdit*>(panel.tabs()->widget(1));
+    QVERIFY(included);
+    QVERIFY(included->isReadOnly());
+    QCOMPARE(included->toPlainText(), QString::fromUtf8(layer));
+    QCOMPARE(panel.showIncluded(dir.filePath("layer.inc"), 2), included);
+    QCOMPARE(panel.tabs()->currentIndex(), 1);
+    QCOMPARE(included->textCursor().blockNumber(), 1);
+    // An edit that drops the INCLUDE closes its tab.
+    doc.textDocument()->setPlainText("MAP\n  NAME \"main\"\n  SIZE 10 10\n  EXTENT 0 0 10 10\nEND\n");
+    QVERIFY(doc.compileNow());
+    QCOMPARE(panel.tabs()->count(), 1);
 }
 
 QTEST_MAIN(TestUi)
