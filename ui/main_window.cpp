@@ -131,7 +131,8 @@ void MainWindow::createDocks()
     m_identify = new IdentifyPanel;
     auto* identify = makeDock(tr("Identify"), QStringLiteral("identifyDock"), m_identify, this);
     addDockWidget(Qt::LeftDockWidgetArea, identify);
-    tabifyDockWidget(timings, identify);
+    tabifyDockWidget(layers, identify);  // beside the layer list: both answer "what is on the map"
+    layers->raise();
     timings->raise();
 }
 

@@ -3,6 +3,8 @@
 #include "map_canvas.h"
 #include "server_panel.h"
 
+#include <QAction>
+
 #include "render/engine.h"
 
 #include <QApplication>
@@ -33,7 +35,10 @@ int main(int argc, char** argv)
                                    QStringLiteral("PORT"));
     const QCommandLineOption bind(QStringLiteral("bind"), QStringLiteral("address --serve listens on (127.0.0.1)"),
                                   QStringLiteral("HOST"), QStringLiteral("127.0.0.1"));
-    parser.addOptions({dock, screenshot, serve, bind});
+    const QCommandLineOption identify(QStringLiteral("identify"),
+                                      QStringLiteral("after the first render, identify at map point X,Y (map CRS)"),
+                                      QStringLiteral("X,Y"));
+    parser.addOptions({dock, screenshot, serve, bind, identify});
     parser.process(app);
 
     maptune::initEngine();
@@ -59,6 +64,19 @@ int main(int argc, char** argv)
             window.raiseDock(QStringLiteral("server"));
             fprintf(stdout, "maptune: serving %s\n", qPrintable(server->capabilitiesUrl()));
             fflush(stdout);
+        }
+    }
+    if (parser.isSet(identify)) {
+        const QStringList xy = parser.value(identify).split(QLatin1Char(','));
+        bool okX = false, okY = false;
+        const QPointF point(xy.value(0).toDouble(&okX), xy.value(1).toDouble(&okY));
+        if (xy.size() != 2 || !okX || !okY) {
+            qWarning("maptune: --identify needs X,Y");
+        } else {
+            QObject::connect(window.canvas(), &maptune::MapCanvas::renderFinished, &window, [&window, point] {
+                window.identifyAction()->setChecked(true);
+                window.identifyAt(point);
+            }, Qt::SingleShotConnection);
         }
     }
     if (parser.isSet(screenshot)) {
