@@ -323,7 +323,9 @@ void TestUi::canvasSecondRequestCancelsFirst()
     canvas.refresh();
     QVERIFY(finished.wait(10000));
     QTest::qWait(50);
-    QCOMPARE(cancelled.count(), 1);
+    // At least the first job was cancelled (on a loaded machine setExtent's
+    // coalesced re-render can cancel the second one too); only one finished.
+    QVERIFY(cancelled.count() >= 1);
     QCOMPARE(finished.count(), 1);
     // The image shown is the second view's: frame line at the right edge, no red.
     const QImage image = canvas.image();
