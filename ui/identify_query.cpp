@@ -10,51 +10,9 @@
 
 namespace maptune {
 
-namespace {
-
-double segmentDistance(double px, double py, double ax, double ay, double bx, double by)
-{
-    const double dx = bx - ax, dy = by - ay;
-    const double len2 = dx * dx + dy * dy;
-    const double t = std::clamp(len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0.0, 0.0, 1.0);
-    return std::hypot(px - (ax + t * dx), py - (ay + t * dy));
-}
-
-// Even-odd over all rings: holes and multipolygon parts come out right.
-bool insidePolygon(const Geometry& g, double px, double py)
-{
-    bool inside = false;
-    for (int part = 0; part < g.partCount(); ++part) {
-        const int s = g.partStart[part], e = g.partEnd(part);
-        for (int i = s, j = e - 1; i < e; j = i++) {
-            const double xi = g.xy[2 * i], yi = g.xy[2 * i + 1], xj = g.xy[2 * j], yj = g.xy[2 * j + 1];
-            if ((yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi) inside = !inside;
-        }
-    }
-    return inside;
-}
-
-}  // namespace
-
 IdentifyQuery::IdentifyQuery(MapDefPtr map, QStringList layers, QPointF point, double unitsPerPixel)
     : m_map(std::move(map)), m_layers(std::move(layers)), m_point(point), m_unitsPerPixel(unitsPerPixel)
 {
-}
-
-double IdentifyQuery::distanceTo(const Geometry& g, double px, double py)
-{
-    if (g.type == Geometry::Type::Polygon && insidePolygon(g, px, py)) return 0;
-    double best = HUGE_VAL;
-    for (int part = 0; part < g.partCount(); ++part) {
-        const int s = g.partStart[part], e = g.partEnd(part);
-        if (g.type == Geometry::Type::Point || e - s == 1) {
-            for (int i = s; i < e; ++i) best = std::min(best, std::hypot(px - g.xy[2 * i], py - g.xy[2 * i + 1]));
-            continue;
-        }
-        for (int i = s + 1; i < e; ++i)
-            best = std::min(best, segmentDistance(px, py, g.xy[2 * i - 2], g.xy[2 * i - 1], g.xy[2 * i], g.xy[2 * i + 1]));
-    }
-    return best;
 }
 
 QList<IdentifyLayerResult> IdentifyQuery::run(const CancelToken& cancel) const
@@ -105,7 +63,7 @@ IdentifyLayerResult IdentifyQuery::queryVector(const LayerDef& layer, const Canc
     while (cursor->next(f) && !cancel.isCancelled()) {
         if (toMap && !toMap->isIdentity())
             toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
-        if (distanceTo(f.geometry, px, py) > tolerance) continue;
+        if (distanceToPoint(f.geometry, px, py) > tolerance) continue;
         result.features << f;
         if (result.features.size() >= m_maxPerLayer) break;
     }

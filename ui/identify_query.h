@@ -31,9 +31,6 @@ public:
     // In the order of `layers`; layers with nothing under the point are left out.
     QList<IdentifyLayerResult> run(const CancelToken& cancel = {}) const;
 
-    // 0 inside a polygon; else the distance to the nearest vertex or segment.
-    static double distanceTo(const Geometry& g, double x, double y);
-
 private:
     IdentifyLayerResult queryVector(const LayerDef& layer, const CancelToken& cancel) const;
     IdentifyLayerResult queryRaster(const LayerDef& layer) const;

@@ -2,6 +2,8 @@
 // The maptune-cli subcommands (DESIGN.md "Command line"). Each returns the
 // process exit status: 0 success, 1 user error (message on stderr), 2 usage.
 
+#include "mapfile/map_def.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -79,6 +81,8 @@ int runBench(BenchOptions o);  // exit 3 when a request failed (as ../shared/ben
 CLI::App* addBenchSubcommand(CLI::App& cli, std::function<int()>& run);
 
 // Helpers shared by the commands.
+// "minx,miny,maxx,maxy" with finite numbers and min < max, else nullopt.
+std::optional<Rect> parseBbox(const QString& text);
 void printError(const QString& message);
 bool writeOutput(const QString& path, const QByteArray& bytes);  // "-" = stdout
 

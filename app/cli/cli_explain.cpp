@@ -17,20 +17,6 @@ namespace maptune::cli {
 
 namespace {
 
-std::optional<Rect> parseBox(const QString& text)
-{
-    const QStringList parts = text.split(QLatin1Char(','));
-    if (parts.size() != 4) return std::nullopt;
-    double v[4];
-    for (int i = 0; i < 4; ++i) {
-        bool ok = false;
-        v[i] = parts[i].trimmed().toDouble(&ok);
-        if (!ok || !std::isfinite(v[i])) return std::nullopt;
-    }
-    const Rect r{v[0], v[1], v[2], v[3]};
-    return r.isValid() ? std::optional<Rect>(r) : std::nullopt;
-}
-
 // The map-CRS box in the layer's CRS, as the vector renderer computes it.
 std::optional<Rect> layerBox(const MapDef& map, const LayerDef& layer, const Rect& box, QString* error)
 {
@@ -65,7 +51,7 @@ int runExplain(const ExplainOptions& o)
     }
     Rect box = map.extent;
     if (!o.bbox.isEmpty()) {
-        const auto given = parseBox(o.bbox);
+        const auto given = parseBbox(o.bbox);
         if (!given) {
             printError(QStringLiteral("--bbox '%1' is not minx,miny,maxx,maxy with min < max").arg(o.bbox));
             return 2;

@@ -9,21 +9,6 @@ namespace maptune::cli {
 
 namespace {
 
-std::optional<Rect> parseBbox(const QString& text)
-{
-    const QStringList parts = text.split(QLatin1Char(','));
-    if (parts.size() != 4) return std::nullopt;
-    double v[4];
-    for (int i = 0; i < 4; ++i) {
-        bool ok = false;
-        v[i] = parts[i].trimmed().toDouble(&ok);
-        if (!ok || !std::isfinite(v[i])) return std::nullopt;
-    }
-    Rect r{v[0], v[1], v[2], v[3]};
-    if (!r.isValid()) return std::nullopt;
-    return r;
-}
-
 bool parseSize(const QString& text, int& w, int& h)
 {
     const QStringList parts = text.toLower().split(QLatin1Char('x'));

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <cmath>
 #include <cstdio>
 
 namespace maptune::cli {
@@ -11,6 +12,21 @@ namespace maptune::cli {
 void printError(const QString& message)
 {
     std::fprintf(stderr, "maptune-cli: %s\n", qPrintable(message));
+}
+
+std::optional<Rect> parseBbox(const QString& text)
+{
+    const QStringList parts = text.split(QLatin1Char(','));
+    if (parts.size() != 4) return std::nullopt;
+    double v[4];
+    for (int i = 0; i < 4; ++i) {
+        bool ok = false;
+        v[i] = parts[i].trimmed().toDouble(&ok);
+        if (!ok || !std::isfinite(v[i])) return std::nullopt;
+    }
+    const Rect r{v[0], v[1], v[2], v[3]};
+    if (!r.isValid()) return std::nullopt;
+    return r;
 }
 
 bool writeOutput(const QString& path, const QByteArray& bytes)

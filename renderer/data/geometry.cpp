@@ -3,6 +3,7 @@
 #include <ogr_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -19,6 +20,47 @@ Rect Geometry::bounds() const
         r.maxy = std::max(r.maxy, xy[i + 1]);
     }
     return r;
+}
+
+namespace {
+
+double segmentDistance(double px, double py, double ax, double ay, double bx, double by)
+{
+    const double dx = bx - ax, dy = by - ay;
+    const double len2 = dx * dx + dy * dy;
+    const double t = std::clamp(len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0.0, 0.0, 1.0);
+    return std::hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+
+}  // namespace
+
+bool containsPoint(const Geometry& g, double px, double py)
+{
+    bool inside = false;
+    for (int part = 0; part < g.partCount(); ++part) {
+        const int s = g.partStart[part], e = g.partEnd(part);
+        for (int i = s, j = e - 1; i < e; j = i++) {
+            const double xi = g.xy[2 * i], yi = g.xy[2 * i + 1], xj = g.xy[2 * j], yj = g.xy[2 * j + 1];
+            if ((yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi) inside = !inside;
+        }
+    }
+    return inside;
+}
+
+double distanceToPoint(const Geometry& g, double px, double py)
+{
+    if (g.type == Geometry::Type::Polygon && containsPoint(g, px, py)) return 0;
+    double best = HUGE_VAL;
+    for (int part = 0; part < g.partCount(); ++part) {
+        const int s = g.partStart[part], e = g.partEnd(part);
+        if (g.type == Geometry::Type::Point || e - s == 1) {
+            for (int i = s; i < e; ++i) best = std::min(best, std::hypot(px - g.xy[2 * i], py - g.xy[2 * i + 1]));
+            continue;
+        }
+        for (int i = s + 1; i < e; ++i)
+            best = std::min(best, segmentDistance(px, py, g.xy[2 * i - 2], g.xy[2 * i - 1], g.xy[2 * i], g.xy[2 * i + 1]));
+    }
+    return best;
 }
 
 namespace {

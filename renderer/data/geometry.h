@@ -38,6 +38,12 @@ struct Geometry {
 // Returns false with a message on malformed input (never reads out of bounds).
 bool decodeWkb(const unsigned char* data, size_t size, Geometry& out, QString* error = nullptr);
 
+// Point queries (GetFeatureInfo, the workbench's identify tool): even-odd over
+// all rings, so holes and multipolygon parts come out right; the distance is
+// 0 inside a polygon, else to the nearest vertex or segment (msDistancePointToShape).
+bool containsPoint(const Geometry& g, double x, double y);
+double distanceToPoint(const Geometry& g, double x, double y);
+
 // Parses WKT through the same path (used for inline FEATURE WKT).
 std::optional<Geometry> geometryFromWkt(const QString& wkt, QString* error = nullptr);
 

@@ -19,45 +19,6 @@ namespace {
 
 using LayerResult = FeatureInfoLayer;
 
-double segmentDistance(double px, double py, double ax, double ay, double bx, double by)
-{
-    const double dx = bx - ax, dy = by - ay;
-    const double len2 = dx * dx + dy * dy;
-    double t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
-    t = std::clamp(t, 0.0, 1.0);
-    return std::hypot(px - (ax + t * dx), py - (ay + t * dy));
-}
-
-bool insidePolygon(const Geometry& g, double px, double py)
-{
-    bool inside = false;
-    for (int part = 0; part < g.partCount(); ++part) {
-        const int s = g.partStart[part], e = g.partEnd(part);
-        for (int i = s, j = e - 1; i < e; j = i++) {
-            const double xi = g.xy[2 * i], yi = g.xy[2 * i + 1], xj = g.xy[2 * j], yj = g.xy[2 * j + 1];
-            if ((yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi) inside = !inside;
-        }
-    }
-    return inside;
-}
-
-// msDistancePointToShape.
-double distanceTo(const Geometry& g, double px, double py)
-{
-    if (g.type == Geometry::Type::Polygon && insidePolygon(g, px, py)) return 0;
-    double best = HUGE_VAL;
-    for (int part = 0; part < g.partCount(); ++part) {
-        const int s = g.partStart[part], e = g.partEnd(part);
-        if (g.type == Geometry::Type::Point || e - s == 1) {
-            for (int i = s; i < e; ++i) best = std::min(best, std::hypot(px - g.xy[2 * i], py - g.xy[2 * i + 1]));
-            continue;
-        }
-        for (int i = s + 1; i < e; ++i)
-            best = std::min(best, segmentDistance(px, py, g.xy[2 * i - 2], g.xy[2 * i - 1], g.xy[2 * i], g.xy[2 * i + 1]));
-    }
-    return best;
-}
-
 std::optional<LayerResult> queryLayer(const WmsContext& ctx, const GetMapParams& p, const LayerDef& layer,
                                       double px, double py, double cell, int maxFeatures, QString* error)
 {
@@ -88,7 +49,7 @@ std::optional<LayerResult> queryLayer(const WmsContext& ctx, const GetMapParams&
     Feature f;
     while (cursor->next(f)) {
         if (toMap && !toMap->isIdentity()) toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
-        if (distanceTo(f.geometry, px, py) > tolerance) continue;
+        if (distanceToPoint(f.geometry, px, py) > tolerance) continue;
         result.features << f;
     }
     std::sort(result.features.begin(), result.features.end(), [](const Feature& a, const Feature& b) { return a.id < b.id; });

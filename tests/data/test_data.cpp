@@ -81,6 +81,31 @@ private Q_SLOTS:
         QCOMPARE(b.maxy, 30.0);
     }
 
+    void pointQueries_data()
+    {
+        QTest::addColumn<QString>("wkt");
+        QTest::addColumn<double>("x");
+        QTest::addColumn<double>("y");
+        QTest::addColumn<double>("distance");
+        QTest::newRow("inside polygon") << "POLYGON((0 0,10 0,10 10,0 10,0 0))" << 5.0 << 5.0 << 0.0;
+        QTest::newRow("in the hole") << "POLYGON((0 0,10 0,10 10,0 10,0 0),(4 4,6 4,6 6,4 6,4 4))" << 5.0 << 5.0 << 1.0;
+        QTest::newRow("outside polygon") << "POLYGON((0 0,10 0,10 10,0 10,0 0))" << 13.0 << 14.0 << 5.0;
+        QTest::newRow("line, perpendicular") << "LINESTRING(0 0,10 0)" << 5.0 << 3.0 << 3.0;
+        QTest::newRow("line, past the end") << "LINESTRING(0 0,10 0)" << 13.0 << 4.0 << 5.0;
+        QTest::newRow("points") << "MULTIPOINT(0 0,6 8)" << 6.0 << 5.0 << 3.0;
+    }
+    void pointQueries()
+    {
+        QFETCH(QString, wkt);
+        QFETCH(double, x);
+        QFETCH(double, y);
+        QFETCH(double, distance);
+        auto g = geometryFromWkt(wkt);
+        QVERIFY(g);
+        QCOMPARE(distanceToPoint(*g, x, y), distance);
+        QCOMPARE(containsPoint(*g, x, y), g->type == Geometry::Type::Polygon && distance == 0);
+    }
+
     void inlineSourceFiltersByBbox()
     {
         LayerDef layer;
