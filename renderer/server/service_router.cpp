@@ -19,7 +19,7 @@ int ServerOptions::effectiveWorkers() const
 }
 
 ServiceRouter::ServiceRouter(MapRegistry& registry, const ServerOptions& options)
-    : m_registry(registry), m_options(options), m_gate(options.effectiveWorkers(), options.maxAdmitted())
+    : m_registry(registry), m_options(options), m_gate(options.effectiveWorkers(), options.maxAdmitted()), m_workers(options.effectiveWorkers())
 {
 }
 
@@ -131,7 +131,8 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
     } else {
         try {
             const std::optional<WmsService> self = selfAddressedService(map, type, selfUrl);
-            response = (self ? *self : map.service).handle(request);
+            const WmsService& service = self ? *self : map.service;
+            response = m_workers.run([&service, &request] { return service.handle(request); });
         } catch (const std::exception& e) {
             qWarning("maptune server: map '%s': %s", qPrintable(map.name), e.what());
             response = plain(500, "Internal error while answering the request; see the server log.");

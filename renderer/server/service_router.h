@@ -9,6 +9,7 @@
 #include "server/deadline_watchdog.h"
 #include "server/map_registry.h"
 #include "server/request_gate.h"
+#include "server/worker_threads.h"
 #include "server/request_observer.h"
 #include "server/server_metrics.h"
 #include "server/server_options.h"
@@ -61,6 +62,7 @@ private:
     ServerOptions m_options;
     ServerMetrics m_metrics;
     RequestGate m_gate;
+    WorkerThreads m_workers;  // after the gate: as many threads as render slots
     DeadlineWatchdog m_watchdog;
     std::atomic<RequestObserver*> m_observer{nullptr};
 };
