@@ -489,7 +489,11 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     q.maxFeatures = m_layer.maxFeatures;
     q.cancel = cancel;
     std::unique_ptr<FeatureCursor> cursor = source->query(q, &err);
-    if (!cursor) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
+    // A failed database call is exactly what the timings must show: keep its trace.
+    if (!cursor) {
+        trace.db = source->takeDbTraces();
+        return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
+    }
     if (!classifier.bind(cursor->fields(), &err)) return fail(err);
 
     const PixelContext pixels{mapper, toMap.get(), 0.5 * std::max(m_view.width, m_view.height) * 4, m_layer.type};
@@ -506,8 +510,8 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         items << std::move(item);
         ++trace.features;
     }
-    if (!cursor->error().isEmpty()) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, cursor->error()));
     trace.db = source->takeDbTraces();
+    if (!cursor->error().isEmpty()) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, cursor->error()));
     trace.readMs = clock.restartMs();
 
     QPainter p(&canvas);

@@ -747,6 +747,10 @@ void TestPostgis::failingLayerDoesNotStopOthers()
     QVERIFY2(r.trace.layers[0].error.contains("layer 'down'") && r.trace.layers[0].error.contains("cannot connect"),
              qPrintable(r.trace.layers[0].error));
     QVERIFY(!r.trace.layers[0].error.contains(kPassword));
+    // The failed call is in the layer's timings, with its error and no password.
+    QVERIFY(!r.trace.layers[0].db.isEmpty());
+    QVERIFY(!r.trace.layers[0].db[0].error.isEmpty());
+    QVERIFY(!r.trace.layers[0].db[0].error.contains(kPassword));
     QVERIFY(r.trace.layers[1].error.isEmpty());
     QCOMPARE(r.trace.layers[1].features, qint64(2));
 }
