@@ -61,7 +61,7 @@ int main(int argc, char** argv)
         } else if (!server->start(&error)) {
             qWarning("maptune: cannot serve: %s", qPrintable(error));
         } else {
-            window.raiseDock(QStringLiteral("server"));
+            if (!parser.isSet(dock)) window.raiseDock(QStringLiteral("server"));  // an explicit --dock wins
             fprintf(stdout, "maptune: serving %s\n", qPrintable(server->capabilitiesUrl()));
             fflush(stdout);
         }
