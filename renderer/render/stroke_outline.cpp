@@ -104,26 +104,62 @@ QPainterPath StrokeOutline::round(const QList<QPolygonF>& parts, double width, b
             if (roundCaps) addDisc(part.first());
             continue;
         }
-        QPointF prevNormal;
+        // Runs of gently turning segments become one strip polygon (left
+        // offsets forward, right offsets back, mitred at the joins): a few
+        // edges per run for the rasteriser instead of a quad per segment. A
+        // sharp turn ends the run and gets a round wedge on its outer side.
+        std::vector<QPointF> left, right;
+        QPointF prevNormal, prevPoint;
+        double prevLen = 0;
         bool havePrev = false;
+        auto emitRun = [&] {
+            poly.assign(left.begin(), left.end());
+            poly.insert(poly.end(), right.rbegin(), right.rend());
+            addClockwise(path, poly);
+            left.clear();
+            right.clear();
+        };
         const qsizetype last = part.size() - 1;
         for (qsizetype i = 1; i <= last; ++i) {
             const QPointF a = part[i - 1], b = part[i];
             const double dx = b.x() - a.x(), dy = b.y() - a.y();
             const double len = std::hypot(dx, dy);
             if (len <= 0) continue;
-            const QPointF unitNormal(-dy / len, dx / len);
-            if (havePrev) {
-                const double turn = prevNormal.x() * unitNormal.y() - prevNormal.y() * unitNormal.x();
-                const double dot = prevNormal.x() * unitNormal.x() + prevNormal.y() * unitNormal.y();
-                // Nearly straight: the quads already meet within a hundredth of a pixel.
-                if (std::abs(turn) * r > 0.01 || dot < 0) addJoin(a, prevNormal, unitNormal, turn);
+            const QPointF n(-dy / len, dx / len);
+            if (!havePrev) {
+                left.push_back(a + n * r);
+                right.push_back(a - n * r);
+            } else {
+                const double turn = prevNormal.x() * n.y() - prevNormal.y() * n.x();
+                const double dot = prevNormal.x() * n.x() + prevNormal.y() * n.y();
+                // tan of half the turn: how far the inner mitre reaches back along the segments.
+                const double tanHalf = std::abs(turn) / (1 + dot);
+                const bool gentle = dot > 0.866 && r * tanHalf < 0.5 * std::min(len, prevLen);
+                if (gentle) {
+                    const QPointF bis = prevNormal + n;
+                    const double bisLen = std::hypot(bis.x(), bis.y());
+                    const QPointF m = bis / bisLen;
+                    const double mitre = r / (m.x() * n.x() + m.y() * n.y());
+                    left.push_back(a + m * mitre);
+                    right.push_back(a - m * mitre);
+                } else {
+                    left.push_back(a + prevNormal * r);
+                    right.push_back(a - prevNormal * r);
+                    emitRun();
+                    addJoin(a, prevNormal, n, turn);
+                    left.push_back(a + n * r);
+                    right.push_back(a - n * r);
+                }
             }
-            const QPointF nrm = unitNormal * r;
-            poly.assign({a + nrm, a - nrm, b - nrm, b + nrm});
-            addClockwise(path, poly);
-            prevNormal = unitNormal;
+            prevNormal = n;
+            prevPoint = b;
+            prevLen = len;
             havePrev = true;
+        }
+        if (havePrev) {
+            left.push_back(prevPoint + prevNormal * r);
+            right.push_back(prevPoint - prevNormal * r);
+            emitRun();
         }
         if (roundCaps) {
             addDisc(part.first());
