@@ -1,5 +1,7 @@
 #include "raster_files.h"
 
+#include "gdal_helpers.h"
+
 #include <cpl_conv.h>
 #include <cpl_error.h>
 #include <cpl_string.h>
@@ -17,19 +19,6 @@ struct DatasetCloser
     void operator()(void* ds) const { GDALClose(static_cast<GDALDatasetH>(ds)); }
 };
 using DatasetPtr = std::unique_ptr<void, DatasetCloser>;
-
-struct OptionList
-{
-    char** list = nullptr;
-    ~OptionList() { CSLDestroy(list); }
-    void add(const char* option) { list = CSLAddString(list, option); }
-};
-
-std::string gdalError(const std::string& what)
-{
-    const char* message = CPLGetLastErrorMsg();
-    return what + (message && *message ? std::string(": ") + message : std::string());
-}
 
 std::string webMercatorWkt()
 {

@@ -1,5 +1,7 @@
 #include "vector_files.h"
 
+#include "gdal_helpers.h"
+
 #include <cpl_conv.h>
 #include <cpl_error.h>
 #include <cpl_string.h>
@@ -36,19 +38,6 @@ struct FeatureDeleter
     void operator()(void* f) const { OGR_F_Destroy(static_cast<OGRFeatureH>(f)); }
 };
 using FeaturePtr = std::unique_ptr<void, FeatureDeleter>;
-
-struct OptionList
-{
-    char** list = nullptr;
-    ~OptionList() { CSLDestroy(list); }
-    void add(const char* option) { list = CSLAddString(list, option); }
-};
-
-std::string gdalError(const std::string& what)
-{
-    const char* message = CPLGetLastErrorMsg();
-    return what + (message && *message ? std::string(": ") + message : std::string());
-}
 
 // Seven decimals (about 1 cm) keep the files small and the text forms stable.
 Point lonLat(Point mercator)
