@@ -1,9 +1,10 @@
 // GetFeatureInfo documents. Text goes through QXmlStreamWriter (GML),
-// htmlEscape (HTML) or QJsonDocument (GeoJSON); text/plain is served as
+// markupEscape (HTML) or QJsonDocument (GeoJSON); text/plain is served as
 // text/plain, so values stay verbatim there, as in mapserv.
 
 #include "wms/feature_info_output.h"
 
+#include "wms/service_exception.h"
 #include "wms/wms_context.h"
 
 #include <QJsonArray>
@@ -33,23 +34,6 @@ QList<std::pair<int, QString>> shownItems(const FeatureInfoLayer& r, const QStri
         const bool in = include.compare(QLatin1String("all"), Qt::CaseInsensitive) == 0 || includeList.contains(name, Qt::CaseInsensitive);
         if (!in || exclude.contains(name, Qt::CaseInsensitive)) continue;
         out << std::pair{i, lookup(name + QStringLiteral("_alias")).value_or(name)};
-    }
-    return out;
-}
-
-QString htmlEscape(const QString& s)
-{
-    QString out;
-    out.reserve(s.size());
-    for (QChar c : s) {
-        switch (c.unicode()) {
-        case '&': out += QLatin1String("&amp;"); break;
-        case '<': out += QLatin1String("&lt;"); break;
-        case '>': out += QLatin1String("&gt;"); break;
-        case '"': out += QLatin1String("&quot;"); break;
-        case '\'': out += QLatin1String("&#39;"); break;
-        default: out += c;
-        }
     }
     return out;
 }
@@ -205,13 +189,13 @@ QByteArray featureInfoHtml(const QList<FeatureInfoLayer>& results)
         any = true;
         const auto items = shownItems(r, {QStringLiteral("wms"), QStringLiteral("ows")});
         const QString title = wmsMetadata(r.layer->metadata, QStringLiteral("title")).value_or(r.layer->name);
-        out += QStringLiteral("<table border=\"1\">\n<caption>%1</caption>\n<tr><th>id</th>").arg(htmlEscape(title));
-        for (const auto& item : items) out += QStringLiteral("<th>%1</th>").arg(htmlEscape(item.second));
+        out += QStringLiteral("<table border=\"1\">\n<caption>%1</caption>\n<tr><th>id</th>").arg(markupEscape(title));
+        for (const auto& item : items) out += QStringLiteral("<th>%1</th>").arg(markupEscape(item.second));
         out += QStringLiteral("</tr>\n");
         for (const Feature& f : r.features) {
             out += QStringLiteral("<tr><td>%1</td>").arg(f.id);
             for (const auto& [index, name] : items)
-                out += QStringLiteral("<td>%1</td>").arg(htmlEscape(index < f.values.size() ? f.values[index] : QString()));
+                out += QStringLiteral("<td>%1</td>").arg(markupEscape(index < f.values.size() ? f.values[index] : QString()));
             out += QStringLiteral("</tr>\n");
         }
         out += QStringLiteral("</table>\n");

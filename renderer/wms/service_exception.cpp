@@ -23,9 +23,7 @@ QString wmsVersionString(int version)
     return QStringLiteral("%1.%2.%3").arg(version / 10000).arg(version / 100 % 100).arg(version % 100);
 }
 
-namespace {
-
-QString xmlEscape(const QString& s)
+QString markupEscape(const QString& s)
 {
     QString out;
     out.reserve(s.size());
@@ -49,11 +47,13 @@ QString xmlEscape(const QString& s)
     return out;
 }
 
+namespace {
+
 QString schemasLocation(const MapDef& map)
 {
     QString loc = map.web.metadata.value(QStringLiteral("ows_schemas_location"))
                       .value_or(QStringLiteral("http://schemas.opengis.net"));
-    return xmlEscape(loc);
+    return markupEscape(loc);
 }
 
 // msWriteErrorImage: the map-sized image in the map's format, the message
@@ -127,8 +127,8 @@ Response serviceException(const MapDef& map, int version, const WmsError& errorI
                    .arg(schemas);
     }
     xml += error.code.isEmpty() ? QStringLiteral("<ServiceException>\n")
-                                : QStringLiteral("<ServiceException code=\"%1\">\n").arg(xmlEscape(error.code));
-    xml += xmlEscape(error.message) + QStringLiteral("\n</ServiceException>\n</ServiceExceptionReport>\n");
+                                : QStringLiteral("<ServiceException code=\"%1\">\n").arg(markupEscape(error.code));
+    xml += markupEscape(error.message) + QStringLiteral("\n</ServiceException>\n</ServiceExceptionReport>\n");
     Response r;
     r.status = 200;
     r.body = xml.toUtf8();

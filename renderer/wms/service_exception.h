@@ -27,6 +27,10 @@ enum WmsVersion : int {
 int parseWmsVersion(const std::optional<QString>& text);
 QString wmsVersionString(int version);
 
+// Escapes text for XML and HTML (&, <, >, both quotes); characters XML 1.0
+// cannot carry (control characters, U+FFFE/FFFF) become U+FFFD.
+QString markupEscape(const QString& text);
+
 struct WmsError {
     QString code;      // empty: no code attribute
     QString message;
