@@ -62,8 +62,10 @@ QList<ConfigSummary> Experiment::summarize(const QList<ExperimentConfig>& config
         s.reqPerMin = LatencyStats::median(s.runsReqPerMin).value_or(0);
         s.bytesMean = LatencyStats::median(bytes).value_or(0);
         s.p50Ms = medianOf(mine, &LoadReport::p50Ms);
+        s.p90Ms = medianOf(mine, &LoadReport::p90Ms);
         s.p95Ms = medianOf(mine, &LoadReport::p95Ms);
         s.p99Ms = medianOf(mine, &LoadReport::p99Ms);
+        s.maxMs = medianOf(mine, &LoadReport::maxMs);
         s.serverCpuMsPerRequest = medianOf(mine, &LoadReport::serverCpuMsPerRequest);
         out << s;
     }
@@ -146,8 +148,10 @@ QJsonObject ExperimentResult::toJson() const
             {QStringLiteral("req_per_min"), std::round(s.reqPerMin * 10) / 10},
             {QStringLiteral("runs_req_per_min"), each},
             {QStringLiteral("p50_ms"), opt(s.p50Ms, 2)},
+            {QStringLiteral("p90_ms"), opt(s.p90Ms, 2)},
             {QStringLiteral("p95_ms"), opt(s.p95Ms, 2)},
             {QStringLiteral("p99_ms"), opt(s.p99Ms, 2)},
+            {QStringLiteral("max_ms"), opt(s.maxMs, 2)},
             {QStringLiteral("bytes_mean"), std::round(s.bytesMean)},
             {QStringLiteral("server_cpu_ms_per_request"), opt(s.serverCpuMsPerRequest, 2)},
             {QStringLiteral("errors"), double(s.errors)},

@@ -33,7 +33,7 @@ struct ConfigSummary {
     QString label;
     double reqPerMin = 0;               // median over rounds
     QList<double> runsReqPerMin;
-    std::optional<double> p50Ms, p95Ms, p99Ms, serverCpuMsPerRequest;   // medians
+    std::optional<double> p50Ms, p90Ms, p95Ms, p99Ms, maxMs, serverCpuMsPerRequest;   // medians over rounds
     double bytesMean = 0;               // median
     qint64 errors = 0;                  // all rounds
     std::optional<double> ratioToBaseline;                              // req/min
