@@ -1,28 +1,33 @@
 // maptune-cli bench: the load generator on the command line. One target: one
 // run; several: an A/B experiment in interleaved rounds. A MAPFILE target is
 // served in process on an ephemeral loopback port and measured over HTTP
-// like any other WMS.
+// like any other WMS. --preset lut|formats|postgis|url=URL builds the map
+// variants of a built-in experiment from one MAPFILE and runs them.
 
 #include "cli/cli_commands.h"
 
 #include "loadtest/bbox_sequence.h"
+#include "loadtest/embedded_server.h"
 #include "loadtest/experiment.h"
+#include "loadtest/experiment_preset.h"
+#include "loadtest/experiment_report.h"
 #include "loadtest/url_template.h"
-#include "server/http_server.h"
+#include "mapfile/map_loader.h"
 #include "server/map_registry.h"
-#include "server/service_router.h"
 
 #include <CLI/CLI.hpp>
 
 #include <QFile>
 #include <QFileInfo>
+#include <QDir>
 #include <QJsonDocument>
-#include <QUrl>
+#include <QStandardPaths>
 
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <utility>
 #include <unistd.h>
 
 namespace maptune::cli {
@@ -41,78 +46,35 @@ bool isMapfileTarget(const QString& target)
     return !target.contains(QLatin1String("://"));
 }
 
-// The in-process server for MAPFILE targets, shared by all of them.
-struct EmbeddedServer {
-    MapRegistry registry;
-    std::unique_ptr<ServiceRouter> router;
-    std::unique_ptr<HttpServer> http;
-};
-
-// "EPSG:6677" from PROJECTION "init=epsg:6677" or "EPSG:6677", else wms_srs.
-QString mapSrs(const MapDef& map)
+bool hasOwnSequence(const BboxOptions& bbox)
 {
-    for (const QString& arg : map.projection.args) {
-        QString a = arg.trimmed();
-        if (a.startsWith(QLatin1String("init="), Qt::CaseInsensitive)) a = a.mid(5);
-        if (a.startsWith(QLatin1String("epsg:"), Qt::CaseInsensitive)) return QStringLiteral("EPSG:") + a.mid(5);
-    }
-    for (const char* key : {"wms_srs", "ows_srs"})
-        if (auto v = map.web.metadata.value(QString::fromLatin1(key)))
-            if (!v->trimmed().isEmpty()) return v->trimmed().split(QLatin1Char(' ')).first();
-    return {};
+    return !bbox.preset.isEmpty() || !bbox.extent.isEmpty() || !bbox.center.isEmpty() || !bbox.bboxFile.isEmpty();
 }
 
-QString mapLayers(const MapDef& map)
-{
-    QStringList names;
-    for (const LayerDef& l : map.layers)
-        if (!l.name.isEmpty() && !names.contains(l.name)) names << l.name;
-    return names.join(QLatin1Char(','));
-}
-
-// Starts the embedded server on the first MAPFILE target and turns every
-// MAPFILE target into a GetMap URL template; an error message instead.
+// Serves every MAPFILE target in process and turns it into a GetMap URL
+// template; without a bbox option, random windows inside the first map's EXTENT.
 std::optional<QString> resolveMapTargets(BenchOptions& o, EmbeddedServer& server, BboxOptions& bbox)
 {
-    QList<ServedMapPtr> maps;
+    bool any = false;
     for (const QString& t : std::as_const(o.targets)) {
         if (!isMapfileTarget(t)) continue;
         if (!QFileInfo::exists(t)) return QStringLiteral("'%1' is neither an http:// URL template nor a mapfile").arg(t);
-        if (auto error = server.registry.addMapFile(t)) return *error;
-        maps << server.registry.find(MapRegistry::nameForPath(t));
+        if (auto error = server.addMap(t)) return *error;
+        any = true;
     }
-    if (maps.isEmpty()) return std::nullopt;
-    ServerOptions so;
-    so.host = QStringLiteral("127.0.0.1");
-    so.port = 0;
-    so.workers = o.serverThreads;
-    so.reloadIntervalMs = 0;
-    server.router = std::make_unique<ServiceRouter>(server.registry, so);
-    server.http = std::make_unique<HttpServer>(*server.router);
-    if (auto error = server.http->start()) return *error;
-
-    const bool ownSequence = !bbox.preset.isEmpty() || !bbox.extent.isEmpty() || !bbox.center.isEmpty() || !bbox.bboxFile.isEmpty();
-    const auto size = parseImageSize(bbox.size);
-    int k = 0;
+    if (!any) return std::nullopt;
+    if (auto error = server.start(o.serverThreads)) return *error;
+    const bool ownSequence = hasOwnSequence(bbox);
+    bool first = true;
     for (QString& t : o.targets) {
         if (!isMapfileTarget(t)) continue;
-        const ServedMap& served = *maps[k++];
-        const QString srs = o.srs.isEmpty() ? mapSrs(*served.map) : o.srs;
-        if (srs.isEmpty()) return QStringLiteral("%1: no EPSG code in its PROJECTION; give --srs").arg(served.path);
-        const QString layers = o.layers.isEmpty() ? mapLayers(*served.map) : o.layers;
-        t = QStringLiteral("http://127.0.0.1:%1/%2?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=%3&STYLES=&SRS=%4"
-                           "&BBOX={BBOX}&WIDTH={WIDTH}&HEIGHT={HEIGHT}&FORMAT=%5")
-                .arg(server.http->port())
-                .arg(served.name, QString::fromUtf8(QUrl::toPercentEncoding(layers, ",")), srs,
-                     QString::fromUtf8(QUrl::toPercentEncoding(o.format, "/")));
-        if (!ownSequence && k == 1) {
-            // Random windows inside the map EXTENT, from the whole map down to 1/16 of it.
-            const Rect& e = served.map->extent;
-            if (!e.isValid() || !size) return QStringLiteral("%1: no EXTENT; give --extent/--res or --preset").arg(served.path);
-            const double full = std::min(e.width() / size->first, e.height() / size->second);
-            bbox.extent = QStringLiteral("%1,%2,%3,%4").arg(e.minx, 0, 'g', 17).arg(e.miny, 0, 'g', 17).arg(e.maxx, 0, 'g', 17).arg(e.maxy, 0, 'g', 17);
-            bbox.res = QStringLiteral("%1,%2").arg(full / 16, 0, 'g', 17).arg(full, 0, 'g', 17);
-        }
+        QString error;
+        const MapDefPtr map = server.map(t);
+        const auto url = server.urlTemplate(t, {o.layers, o.srs, o.format}, &error);
+        if (!url) return error;
+        t = *url;
+        if (!ownSequence && std::exchange(first, false))
+            if (auto e = EmbeddedServer::defaultWindows(*map, bbox)) return *e;
     }
     return std::nullopt;
 }
@@ -168,61 +130,111 @@ void printExamples(const LoadReport& r)
 
 }  // namespace
 
-int runBench(BenchOptions o)
+namespace {
+
+int fail(const QString& message, int status)
 {
-    const QStringList original = o.targets;
-    BboxOptions bbox{o.preset, o.extent, o.res, o.center, o.jitter, o.span, o.bboxFile, o.size, o.seed};
-    EmbeddedServer server;
-    if (auto error = resolveMapTargets(o, server, bbox)) {
-        printError(*error);
+    printError(message);
+    return status;
+}
+
+void drawPresetProgress(const PresetProgress& p)
+{
+    std::fprintf(stderr, "\r%-110s", qPrintable(QStringLiteral("preparing %1/%2 [%3%] %4")
+                                                      .arg(p.step + 1).arg(p.steps).arg(int(p.fraction * 100), 3)
+                                                      .arg(p.stage).left(110)));
+    std::fflush(stderr);
+}
+
+QString defaultWorkDir(const QString& mapfile)
+{
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    return QDir(cache.isEmpty() ? QDir::tempPath() : cache)
+        .filePath(QStringLiteral("maptune/experiments/") + MapVariantWriter::safeName(QFileInfo(mapfile).completeBaseName()));
+}
+
+// --preset lut|formats|postgis|url=URL on one MAPFILE: the variants, served in
+// process, as configurations. An exit status on failure.
+std::optional<int> presetConfigs(const BenchOptions& o, EmbeddedServer& server, BboxOptions& bbox,
+                                 QList<ExperimentConfig>& configs, ReportInfo& info)
+{
+    QString error;
+    const auto spec = PresetSpec::parse(o.experiment, &error);
+    if (!spec) return fail(error, 2);
+    if (o.targets.size() != 1 || !isMapfileTarget(o.targets[0]))
+        return fail(QStringLiteral("--preset %1 needs exactly one MAPFILE target").arg(o.experiment), 2);
+    const LoadResult loaded = loadMapFile(o.targets[0]);
+    if (!loaded.ok()) {
+        for (const Diagnostic& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", qPrintable(d.toString()));
         return 1;
     }
-    const BboxSpecResult spec = resolveBboxSpec(bbox);
-    if (!spec.spec) {
-        printError(spec.error);
-        return 2;
-    }
-    if (o.printBboxes > 0) {
-        for (const QString& t : std::as_const(o.targets)) {
-            const auto boxes = BboxSequence::first(*spec.spec, o.printBboxes);
-            for (qsizetype i = 0; i < boxes.size(); ++i)
-                std::printf("%s\n", qPrintable(UrlTemplate(t).fill(boxes[i], spec.spec->width, spec.spec->height, i)));
+    PresetOptions po;
+    po.spec = *spec;
+    po.layer = o.layer;
+    po.workDir = o.workDir.isEmpty() ? defaultWorkDir(o.targets[0]) : QDir(o.workDir).absolutePath();
+    po.pgConnInfo = o.pgConnInfo;
+    if (!o.formats.isEmpty()) {
+        po.formats.clear();
+        for (const QString& k : o.formats) {
+            const auto f = RasterConverter::fromKey(k);
+            if (!f) return fail(QStringLiteral("--formats: unknown format '%1'").arg(k), 2);
+            po.formats << *f;
         }
-        return 0;
     }
-    const auto pids = serverPids(o.serverPids);
-    if (!pids) {
-        printError(QStringLiteral("--server-pid: expected PID or @PIDFILE"));
-        return 2;
-    }
-    ExperimentOptions eo;
-    eo.load.bbox = *spec.spec;
-    eo.load.concurrency = o.concurrency;
-    eo.load.durationS = o.durationS;
-    eo.load.maxRequests = o.requests;
-    eo.load.warmup = o.warmup;
-    eo.load.timeoutS = o.timeoutS;
-    eo.load.allowRemote = o.allowRemote;
-    eo.load.checkSize = !o.noSizeCheck;
-    eo.rounds = o.targets.size() > 1 ? o.rounds : 1;
-    eo.abba = o.abba;
+    const bool bar = ::isatty(STDERR_FILENO) && !o.quiet;
+    const PresetBuild built = ExperimentPreset::build(*loaded.map, po, g_cancel, bar ? drawPresetProgress : nullptr);
+    if (bar) clearProgress();
+    for (const QString& n : built.notes)
+        if (!o.quiet) std::fprintf(stderr, "maptune-cli: %s\n", qPrintable(n));
+    if (built.cancelled) return fail(QStringLiteral("interrupted"), 130);
+    if (!built.ok()) return fail(built.error, 1);
+    GetMapParams params{o.layers.isEmpty() ? o.layer : o.layers, o.srs, o.format};
+    if (auto e = server.configsFor(built.variants, params, configs, o.serverThreads)) return fail(*e, 1);
+    for (ExperimentConfig& c : configs)
+        if (!c.serverInProcess) c.serverPids = {};
+    if (!hasOwnSequence(bbox))
+        if (auto e = EmbeddedServer::defaultWindows(*loaded.map, bbox)) return fail(*e, 2);
+    info.title = QStringLiteral("MapTune experiment: %1 on %2").arg(o.experiment, QFileInfo(o.targets[0]).fileName());
+    info.notes << QStringLiteral("Layer: %1. Work directory: %2.").arg(o.layer.isEmpty() ? QStringLiteral("(all)") : o.layer, po.workDir);
+    info.notes << built.notes;
+    for (const MapVariant& v : built.variants) info.descriptions << v.description;
+    return std::nullopt;
+}
+
+// Plain targets: URL templates and MAPFILEs, one configuration each.
+std::optional<int> targetConfigs(BenchOptions& o, EmbeddedServer& server, BboxOptions& bbox, const QList<qint64>& pids,
+                                 QList<ExperimentConfig>& configs)
+{
+    const QStringList original = o.targets;
+    if (auto error = resolveMapTargets(o, server, bbox)) return fail(*error, 1);
     for (qsizetype i = 0; i < o.targets.size(); ++i) {
         const bool mapfile = isMapfileTarget(original[i]);
         QString label = i < o.labels.size() ? o.labels[i] : QString();
         if (label.isEmpty() && (mapfile || original.size() > 1))
             label = mapfile ? MapRegistry::nameForPath(original[i]) : QString(QLatin1Char('A' + char(i % 26)));
-        eo.configs << ExperimentConfig{label, o.targets[i], *pids, mapfile};
+        configs << ExperimentConfig{label, o.targets[i], pids, mapfile};
     }
-    for (const ExperimentConfig& c : std::as_const(eo.configs)) {
-        LoadOptions lo = eo.load;
-        lo.urlTemplate = c.urlTemplate;
-        if (auto error = LoadRunner::validate(lo)) {
+    return std::nullopt;
+}
+
+bool writeReports(const BenchOptions& o, const ExperimentResult& result, const ReportInfo& info)
+{
+    const std::pair<QString, QString> files[] = {{o.csv, ExperimentReport::summaryCsv(result)},
+                                                 {o.runsCsv, ExperimentReport::runsCsv(result)},
+                                                 {o.html, ExperimentReport::html(result, info)}};
+    bool ok = true;
+    for (const auto& [path, text] : files) {
+        if (path.isEmpty()) continue;
+        if (auto error = ExperimentReport::writeFile(path, text)) {
             printError(*error);
-            return 2;
+            ok = false;
         }
     }
+    return ok;
+}
 
-    std::signal(SIGINT, onInterrupt);
+ExperimentResult runExperiment(const BenchOptions& o, const ExperimentOptions& eo)
+{
     std::signal(SIGPIPE, SIG_IGN);
     Experiment experiment(eo);
     experiment.setCancelToken(g_cancel);
@@ -237,8 +249,58 @@ int runBench(BenchOptions o)
         std::fflush(stdout);
         if (!o.quiet) printExamples(r);
     });
-    const ExperimentResult result = experiment.run();
-    if (server.http) server.http->stop();
+    return experiment.run();
+}
+
+}  // namespace
+
+int runBench(BenchOptions o)
+{
+    std::signal(SIGINT, onInterrupt);
+    BboxOptions bbox{o.preset, o.extent, o.res, o.center, o.jitter, o.span, o.bboxFile, o.size, o.seed};
+    const auto pids = serverPids(o.serverPids);
+    if (!pids) {
+        printError(QStringLiteral("--server-pid: expected PID or @PIDFILE"));
+        return 2;
+    }
+    EmbeddedServer server;
+    ExperimentOptions eo;
+    ReportInfo info;
+    const std::optional<int> failed = o.experiment.isEmpty() ? targetConfigs(o, server, bbox, *pids, eo.configs)
+                                                             : presetConfigs(o, server, bbox, eo.configs, info);
+    if (failed) return *failed;
+    const BboxSpecResult spec = resolveBboxSpec(bbox);
+    if (!spec.spec) {
+        printError(spec.error);
+        return 2;
+    }
+    if (o.printBboxes > 0) {
+        const auto boxes = BboxSequence::first(*spec.spec, o.printBboxes);
+        for (const ExperimentConfig& c : std::as_const(eo.configs))
+            for (qsizetype i = 0; i < boxes.size(); ++i)
+                std::printf("%s\n", qPrintable(UrlTemplate(c.urlTemplate).fill(boxes[i], spec.spec->width, spec.spec->height, i)));
+        return 0;
+    }
+    eo.load.bbox = *spec.spec;
+    eo.load.concurrency = o.concurrency;
+    eo.load.durationS = o.durationS;
+    eo.load.maxRequests = o.requests;
+    eo.load.warmup = o.warmup;
+    eo.load.timeoutS = o.timeoutS;
+    eo.load.allowRemote = o.allowRemote;
+    eo.load.checkSize = !o.noSizeCheck;
+    eo.rounds = eo.configs.size() > 1 ? o.rounds : 1;
+    eo.abba = o.abba;
+    for (const ExperimentConfig& c : std::as_const(eo.configs)) {
+        LoadOptions lo = eo.load;
+        lo.urlTemplate = c.urlTemplate;
+        if (auto error = LoadRunner::validate(lo)) {
+            printError(c.label.isEmpty() ? *error : c.label + QStringLiteral(": ") + *error);
+            return 2;
+        }
+    }
+    const ExperimentResult result = runExperiment(o, eo);
+    server.stop();
     if (!result.error.isEmpty()) {
         printError(result.error);
         return 1;
@@ -250,6 +312,7 @@ int runBench(BenchOptions o)
         std::printf("\n%s", qPrintable(result.table()));
     }
     std::fflush(stdout);
+    if (!writeReports(o, result, info)) return 1;
     if (result.cancelled) {
         printError(QStringLiteral("interrupted"));
         return 130;
@@ -264,6 +327,7 @@ namespace {
 struct BenchArgs {
     std::vector<std::string> targets, labels, serverPids;
     std::string size = "512", preset, extent, res, center, jitter = "0,0", span, bboxFile, layers, srs, format = "image/png";
+    std::string layer, pg, workDir, formats, csv, runsCsv, html;
     BenchOptions o;
 };
 
@@ -284,7 +348,16 @@ CLI::App* addBenchSubcommand(CLI::App& cli, std::function<int()>& run)
     b->add_option("--timeout", o.timeoutS, "per-request timeout in seconds (default 60)");
     b->add_option("--size", a->size, "WxH or N (square), default 512");
     b->add_option("--seed", o.seed, "bbox sequence seed (default 42, as ../shared/bench)");
-    b->add_option("--preset", a->preset, "bbox preset: raster (random windows in the bench orthophoto) or roads (palace map shifted east-west)");
+    b->add_option("--preset", a->preset, "bbox preset: raster (random windows in the bench orthophoto) or roads (palace map "
+                                         "shifted east-west); or an experiment on one MAPFILE: lut, formats, postgis, url=URL");
+    b->add_option("--layer", a->layer, "experiment presets: the layer the experiment is about (also the default LAYERS)");
+    b->add_option("--pg", a->pg, "postgis preset: libpq connection string of the database to load the layer into");
+    b->add_option("--formats", a->formats, "formats preset: comma-separated subset of gtiff-tiled,gtiff-striped,jpeg-tiff,jp2,cog");
+    b->add_option("--work-dir", a->workDir, "experiment presets: where variant mapfiles and made files go "
+                                            "(default ~/.cache/maptune/experiments/MAP; made rasters are reused)");
+    b->add_option("--csv", a->csv, "write one CSV row per configuration to FILE");
+    b->add_option("--runs-csv", a->runsCsv, "write one CSV row per run to FILE");
+    b->add_option("--html", a->html, "write a self-contained HTML report with charts to FILE");
     b->add_option("--extent", a->extent, "minx,miny,maxx,maxy: random windows inside this extent (with --res)");
     b->add_option("--res", a->res, "min,max map units per pixel for --extent (log-uniform)");
     b->add_option("--center", a->center, "x,y: bbox centre for jitter mode (with --span)");
@@ -311,7 +384,16 @@ CLI::App* addBenchSubcommand(CLI::App& cli, std::function<int()>& run)
         for (const auto& l : a->labels) o.labels << q(l);
         for (const auto& p : a->serverPids) o.serverPids << q(p);
         o.size = q(a->size);
-        o.preset = q(a->preset);
+        // --preset is either a bbox preset (raster, roads) or an experiment preset.
+        if (bboxPresetNames().contains(q(a->preset)) || a->preset.empty()) o.preset = q(a->preset);
+        else o.experiment = q(a->preset);
+        o.layer = q(a->layer);
+        o.pgConnInfo = q(a->pg);
+        o.workDir = q(a->workDir);
+        if (!a->formats.empty()) o.formats = q(a->formats).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        o.csv = q(a->csv);
+        o.runsCsv = q(a->runsCsv);
+        o.html = q(a->html);
         o.extent = q(a->extent);
         o.res = q(a->res);
         o.center = q(a->center);

@@ -75,10 +75,19 @@ struct BenchOptions {
     bool quiet = false;         // no progress bar, no error examples
     bool noSizeCheck = false;
     bool allowRemote = false;
+    QString experiment;         // experiment preset: lut, formats, postgis, url=URL (one MAPFILE target)
+    QString layer;              // the preset's layer
+    QString pgConnInfo;         // postgis preset: where to load the layer
+    QString workDir;            // presets: variant mapfiles and made files; empty: the cache directory
+    QStringList formats;        // formats preset: format keys; empty: all
+    QString csv, runsCsv, html; // report files
 };
 int runBench(BenchOptions o);  // exit 3 when a request failed (as ../shared/bench/load)
 // Registers "bench" on the command line; run() parses the options into BenchOptions and runs.
 CLI::App* addBenchSubcommand(CLI::App& cli, std::function<int()>& run);
+
+// Registers "advise" (the raster advisor): what a map's raster files are and what they cost.
+CLI::App* addAdviseSubcommand(CLI::App& cli, std::function<int()>& run);
 
 // Helpers shared by the commands.
 // "minx,miny,maxx,maxy" with finite numbers and min < max, else nullopt.

@@ -82,6 +82,8 @@ int main(int argc, char** argv)
 
     std::function<int()> runBenchCommand;
     auto* bench = cli::addBenchSubcommand(cli, runBenchCommand);
+    std::function<int()> runAdviseCommand;
+    auto* advise = cli::addAdviseSubcommand(cli, runAdviseCommand);
 
     try {
         cli.parse(argc, argv);
@@ -124,6 +126,7 @@ int main(int argc, char** argv)
     }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});
     if (*bench) return runBenchCommand();
+    if (*advise) return runAdviseCommand();
     std::cout << cli.help();
     return 2;
 }

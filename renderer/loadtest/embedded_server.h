@@ -53,6 +53,9 @@ public:
     // "EPSG:6677" from PROJECTION "init=epsg:6677" / "EPSG:6677", else wms_srs / ows_srs.
     static QString mapSrs(const MapDef& map);
     static QString mapLayers(const MapDef& map);
+    // "SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=..&STYLES=&SRS=..&BBOX={BBOX}&WIDTH={WIDTH}&HEIGHT={HEIGHT}&FORMAT=.."
+    // with the params' defaults filled from the map (the SRS may stay empty).
+    static QString getMapQuery(const MapDef& map, const GetMapParams& params);
     // Random windows inside the map EXTENT, from the whole map down to 1/16 of it:
     // sets options.extent and options.res; an error when the map has no EXTENT.
     static std::optional<QString> defaultWindows(const MapDef& map, BboxOptions& options);
