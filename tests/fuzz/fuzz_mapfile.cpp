@@ -1,0 +1,44 @@
+// The mapfile lexer + parser (parseMapText), then the validator and the writer
+// on whatever model came back: the workbench does exactly this with every edit.
+
+#include "fuzz_targets.h"
+
+#include "mapfile/map_loader.h"
+#include "mapfile/map_validator.h"
+#include "mapfile/map_writer.h"
+
+#include <QByteArray>
+
+namespace maptune::fuzz {
+
+namespace {
+
+// INCLUDE, SYMBOLSET and FONTSET open files named by the input; a fuzzer
+// reading /dev/zero or the tester's home folder would be neither deterministic
+// nor safe, so such inputs are skipped (the include code has its own tests).
+bool opensFiles(const QByteArray& text)
+{
+    const QByteArray lower = text.toLower();
+    return lower.contains("include") || lower.contains("symbolset") || lower.contains("fontset");
+}
+
+}  // namespace
+
+int mapfile(const uint8_t* data, size_t size)
+{
+    const QByteArray text(reinterpret_cast<const char*>(data), qsizetype(size));
+    if (opensFiles(text)) return -1;  // -1: libFuzzer keeps it out of the corpus
+    // A virtual path in a folder that does not exist: nothing relative resolves.
+    const LoadResult result = parseMapText(text, QStringLiteral("/nonexistent-maptune-fuzz/fuzz.map"));
+    if (!result.map) return 0;
+    validateMap(*result.map);
+    const QString written = writeMapFile(*result.map);
+    // What the workbench saves must read back to the same model (map_writer.h:
+    // write(parse(write(m))) == write(m)).
+    const LoadResult again = parseMapText(written.toUtf8(), QStringLiteral("/nonexistent-maptune-fuzz/fuzz.map"));
+    check(again.map != nullptr, "writeMapFile output parses");
+    check(writeMapFile(*again.map) == written, "writeMapFile is idempotent");
+    return 0;
+}
+
+}  // namespace maptune::fuzz
