@@ -331,25 +331,37 @@ QStringList MapParser::readStringBlock(const Token& kw)
     }
 }
 
-QList<std::pair<double, double>> MapParser::readPoints(const Token& kw)
+QList<double> MapParser::readNumberList(const Token& kw, std::optional<SourcePos>* end)
 {
-    QList<std::pair<double, double>> points;
     QList<double> values;
     for (;;) {
         const Token& t = peek();
         if (t.kind == Token::Kind::Eof) {
             error(kw.pos, QStringLiteral("missing END for %1 (reached end of file)").arg(kw.upper()));
             m_eofReported = true;
-            break;
+            return values;
         }
         if (t.isWord("END")) {
             const Token endTok = next();
-            if (values.size() % 2 != 0)
-                error(endTok.pos, QStringLiteral("%1 holds an odd number of values (expected x y pairs)").arg(kw.upper()));
-            break;
+            if (end) *end = endTok.pos;
+            return values;
+        }
+        // readNumber would not consume a keyword: without this the loop never ends.
+        if (isArgumentEnd(t)) {
+            error(t.pos, QStringLiteral("missing END for %1 before %2").arg(kw.upper(), t.describe()));
+            return values;
         }
         values << readNumber(kw);
     }
+}
+
+QList<std::pair<double, double>> MapParser::readPoints(const Token& kw)
+{
+    std::optional<SourcePos> end;
+    const QList<double> values = readNumberList(kw, &end);
+    if (end && values.size() % 2 != 0)
+        error(*end, QStringLiteral("%1 holds an odd number of values (expected x y pairs)").arg(kw.upper()));
+    QList<std::pair<double, double>> points;
     for (int i = 0; i + 1 < values.size(); i += 2) points.append({values[i], values[i + 1]});
     return points;
 }

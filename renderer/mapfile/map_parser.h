@@ -11,6 +11,7 @@
 #include <QHash>
 
 #include <functional>
+#include <optional>
 
 namespace maptune {
 
@@ -53,6 +54,10 @@ public:
     Rect readExtent(const Token& kw);
     void readKeyValues(const Token& kw, KeyValues& into);
     QStringList readStringBlock(const Token& kw);
+    // Numbers up to END (POINTS, PATTERN). A keyword of the enclosing block
+    // also ends the list, as a missing END: it is left for the block to read.
+    // *end: where the END was, when there was one.
+    QList<double> readNumberList(const Token& kw, std::optional<SourcePos>* end = nullptr);
     QList<std::pair<double, double>> readPoints(const Token& kw);
     ExtraProperty readExtra(const Token& kw, int arity);  // arity < 0: a block up to END
     bool nextIsNumber();

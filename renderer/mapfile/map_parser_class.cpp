@@ -35,19 +35,7 @@ void readStyleSymbol(MapParser& p, StyleDef& s, const Token& k)
 
 void readPattern(MapParser& p, StyleDef& s, const Token& k)
 {
-    s.pattern.clear();
-    for (;;) {
-        const Token& t = p.peek();
-        if (t.kind == Token::Kind::Eof) {
-            p.error(k.pos, QStringLiteral("missing END for PATTERN (reached end of file)"));
-            return;
-        }
-        if (t.isWord("END")) {
-            p.next();
-            return;
-        }
-        s.pattern << p.readNumber(k);
-    }
+    s.pattern = p.readNumberList(k);
 }
 
 LineCap readLineCap(MapParser& p, const Token& k, LineCap fallback)
