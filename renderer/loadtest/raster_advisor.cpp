@@ -270,6 +270,11 @@ QString RasterAdvisor::convertedPath(RasterAction action, const QString& path, c
 RasterJobResult RasterAdvisor::apply(RasterAction action, const QString& path, const QString& outDir,
                                      const CancelToken& cancel, const RasterProgress& progress)
 {
+    if (action != RasterAction::BuildOverviews && !outDir.isEmpty() && !QDir().mkpath(outDir)) {
+        RasterJobResult r;
+        r.error = QStringLiteral("cannot create the directory '%1'").arg(outDir);
+        return r;
+    }
     switch (action) {
     case RasterAction::BuildOverviews: return RasterConverter::buildOverviews(path, {}, cancel, progress);
     case RasterAction::ConvertToTiledGeoTiff:

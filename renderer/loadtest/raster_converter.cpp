@@ -297,6 +297,7 @@ RasterJobResult RasterConverter::buildOverviews(const QString& path, const Overv
         return result;
     }
     const bool gtiff = QLatin1String(GDALGetDriverShortName(GDALGetDatasetDriver(probe.get()))) == QLatin1String("GTiff");
+    const bool hadOverviews = GDALGetOverviewCount(GDALGetRasterBand(probe.get(), 1)) > 0;
     probe.reset();
     const bool internal = gtiff && !options.external && fi.isWritable() && QFileInfo(fi.absolutePath()).isWritable();
     const QString ovr = path + QStringLiteral(".ovr");
@@ -316,7 +317,9 @@ RasterJobResult RasterConverter::buildOverviews(const QString& path, const Overv
         return result;
     }
     if (!ds) result.error = gdaljob::lastError(QStringLiteral("cannot open '%1' for writing").arg(path));
-    if (ds && internal) GDALBuildOverviews(ds.get(), "NONE", 0, nullptr, 0, nullptr, nullptr, nullptr);
+    // Cleared only when there were none before: existing levels are the user's.
+    if (ds && internal && !hadOverviews)
+        [[maybe_unused]] const CPLErr cleared = GDALBuildOverviews(ds.get(), "NONE", 0, nullptr, 0, nullptr, nullptr, nullptr);
     ds.reset();
     if (!internal && !ovrExisted) QFile::remove(ovr);
     return result;
