@@ -1,0 +1,501 @@
+#include "benchmark_panel.h"
+
+#include "benchmark_charts.h"
+#include "benchmark_results_model.h"
+#include "benchmark_settings.h"
+#include "benchmark_target_list.h"
+#include "map_document.h"
+#include "server_panel.h"
+
+#include "loadtest/experiment_report.h"
+#include "loadtest/url_template.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace maptune {
+
+namespace {
+
+constexpr int kProgressSteps = 1000;
+
+// The preset combo's rows: none first, then the PresetKinds.
+const std::pair<const char*, std::optional<PresetKind>> kPresets[] = {
+    {"none: the checked targets", std::nullopt},
+    {"LUT on vs off", PresetKind::Lut},
+    {"raster formats (GDAL copies)", PresetKind::Formats},
+    {"shapefile vs PostGIS", PresetKind::Postgis},
+    {"this map vs another WMS", PresetKind::Url},
+};
+
+// GetMap on the Server panel's WMS for the open map: its named layers in its CRS.
+std::optional<QString> embeddedTemplate(const QString& baseUrl, const MapDef& map, const QString& format,
+                                        QString* error)
+{
+    if (EmbeddedServer::mapSrs(map).isEmpty()) {
+        *error = QObject::tr("The map has no EPSG code: add PROJECTION \"init=epsg:NNNN\" END to benchmark it");
+        return std::nullopt;
+    }
+    GetMapParams params;
+    params.format = format;
+    return baseUrl + QLatin1Char('?') + EmbeddedServer::getMapQuery(map, params);
+}
+
+// Labels name the lines and rows: repeats get " 2", " 3".
+void makeLabelsUnique(QList<ExperimentConfig>& configs)
+{
+    QStringList seen;
+    for (ExperimentConfig& c : configs) {
+        const QString base = c.label;
+        for (int n = 2; seen.contains(c.label); ++n) c.label = QStringLiteral("%1 %2").arg(base).arg(n);
+        seen << c.label;
+    }
+}
+
+// "this map: 1200 req/min · B: 2400 req/min (2.00×)", and against the run
+// before when it had the same configuration (the gain of a change in place,
+// such as new overviews).
+QString summaryText(const ExperimentResult& result, const ExperimentResult& previous)
+{
+    QStringList parts;
+    for (qsizetype k = 0; k < result.summary.size(); ++k) {
+        const ConfigSummary& s = result.summary[k];
+        QString part = QObject::tr("%1: %2 req/min").arg(s.label).arg(s.reqPerMin, 0, 'f', 0);
+        if (k > 0 && s.ratioToBaseline) part += QObject::tr(" (%1×)").arg(*s.ratioToBaseline, 0, 'f', 2);
+        for (const ConfigSummary& before : previous.summary)
+            if (before.label == s.label && before.reqPerMin > 0 && !previous.cancelled)
+                part += QObject::tr(", %1× the run before").arg(s.reqPerMin / before.reqPerMin, 0, 'f', 2);
+        parts << part;
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace
+
+BenchmarkPanel::BenchmarkPanel(MapDocument* document, ServerPanel* server, QWidget* parent)
+    : QWidget(parent), m_document(document), m_server(server), m_targets(new BenchmarkTargetList),
+      m_settings(new BenchmarkSettings), m_preset(new QComboBox), m_layer(new QComboBox), m_presetExtra(new QLineEdit),
+      m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
+      m_save(new QPushButton(tr("Save…"))), m_progress(new QProgressBar), m_status(new QLabel),
+      m_charts(new BenchmarkCharts), m_model(new BenchmarkResultsModel(this)), m_table(new QTableView),
+      m_job(new BenchmarkJob(this))
+{
+    m_progress->setRange(0, kProgressSteps);
+    m_progress->setValue(0);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_cancel->setEnabled(false);
+    m_save->setEnabled(false);
+    m_save->setToolTip(tr("Save the results as JSON, CSV or a self-contained HTML report"));
+    m_table->setModel(m_model);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_progress, 1);
+    buttons->addWidget(m_save);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(m_charts);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_targets);
+    layout->addWidget(createPresetRow());
+    layout->addWidget(m_settings);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(splitter, 1);
+
+    connect(m_run, &QPushButton::clicked, this, [this] { run(); });
+    connect(m_cancel, &QPushButton::clicked, this, &BenchmarkPanel::cancel);
+    connect(m_save, &QPushButton::clicked, this, &BenchmarkPanel::save);
+    connect(m_job, &BenchmarkJob::preparing, this, [this](double fraction, const QString& stage) {
+        m_progress->setValue(int(fraction * kProgressSteps));
+        m_status->setText(tr("Preparing: %1").arg(stage));
+    });
+    connect(m_job, &BenchmarkJob::prepared, this, [this](const QStringList& labels) {
+        m_labels = labels;
+        m_model->reset(labels);
+        m_charts->reset(labels);
+        m_progress->setValue(0);
+    });
+    connect(m_job, &BenchmarkJob::progress, this, &BenchmarkPanel::onProgress);
+    connect(m_job, &BenchmarkJob::runFinished, this, &BenchmarkPanel::onRunFinished);
+    connect(m_job, &BenchmarkJob::finished, this, &BenchmarkPanel::onFinished);
+    if (m_document) connect(m_document, &MapDocument::mapChanged, this, &BenchmarkPanel::updateLayers);
+    if (m_server) {
+        connect(m_server, &ServerPanel::runningChanged, this, [this] {
+            m_targets->setEmbeddedDescription(m_server->isRunning() ? m_server->baseUrl()
+                                                                    : tr("embedded server (started on Run)"));
+        });
+    }
+    m_status->setText(tr("Choose targets (or a preset) and press Run."));
+}
+
+BenchmarkPanel::~BenchmarkPanel()
+{
+    m_job->cancel();
+    m_job->wait();  // the worker uses m_variantServer: it must be over first
+}
+
+QWidget* BenchmarkPanel::createPresetRow()
+{
+    for (const auto& [name, kind] : kPresets) m_preset->addItem(tr(name));
+    m_layer->setToolTip(tr("The layer the preset is about"));
+    m_layer->setMinimumContentsLength(12);
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("Preset")));
+    layout->addWidget(m_preset);
+    layout->addWidget(m_layer);
+    layout->addWidget(m_presetExtra, 1);
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &BenchmarkPanel::updatePresetFields);
+    updatePresetFields();
+    return row;
+}
+
+void BenchmarkPanel::updatePresetFields()
+{
+    const std::optional<PresetKind> kind = kPresets[m_preset->currentIndex()].second;
+    m_layer->setVisible(kind && *kind != PresetKind::Url);
+    m_presetExtra->setVisible(kind == PresetKind::Url || kind == PresetKind::Postgis);
+    m_presetExtra->setPlaceholderText(kind == PresetKind::Url ? tr("the other WMS: GetMap URL template or base URL")
+                                                              : tr("PostgreSQL conninfo, e.g. host=localhost dbname=gis"));
+    m_targets->setEnabled(!kind);
+    updateLayers();
+}
+
+void BenchmarkPanel::updateLayers()
+{
+    const std::optional<PresetKind> kind = kPresets[m_preset->currentIndex()].second;
+    const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
+    const QString current = m_layer->currentText();
+    m_layer->clear();
+    if (!map || !kind) return;
+    for (const LayerDef& l : map->layers) {
+        const bool raster = l.type == LayerType::Raster;
+        const bool wanted = (*kind == PresetKind::Postgis) ? !raster : raster;
+        if (wanted && !l.name.isEmpty()) m_layer->addItem(l.name);
+    }
+    if (m_layer->findText(current) >= 0) m_layer->setCurrentText(current);
+}
+
+void BenchmarkPanel::clearPreset()
+{
+    m_preset->setCurrentIndex(0);
+}
+
+void BenchmarkPanel::setPreset(PresetKind kind, const QString& layer, const QString& extra)
+{
+    for (int i = 0; i < int(std::size(kPresets)); ++i)
+        if (kPresets[i].second == kind) m_preset->setCurrentIndex(i);
+    updateLayers();
+    m_layer->setCurrentText(layer);
+    m_presetExtra->setText(extra);
+}
+
+bool BenchmarkPanel::isRunning() const
+{
+    return m_job->isRunning();
+}
+
+QString BenchmarkPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString BenchmarkPanel::workDir() const
+{
+    if (!m_workDir.isEmpty()) return m_workDir;
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/experiments");
+}
+
+void BenchmarkPanel::fail(const QString& message, QString* error)
+{
+    m_status->setText(QStringLiteral("<span style='color:#c02020'>%1</span>").arg(message.toHtmlEscaped()));
+    if (error) *error = message;
+}
+
+bool BenchmarkPanel::run(QString* error)
+{
+    if (isRunning()) {
+        fail(tr("An experiment is running: cancel it first"), error);
+        return false;
+    }
+    Plan plan;
+    const bool preset = kPresets[m_preset->currentIndex()].second.has_value();
+    if (auto problem = preset ? planPreset(plan) : planTargets(plan)) {
+        fail(*problem, error);
+        return false;
+    }
+    return start(std::move(plan), error);
+}
+
+std::optional<QString> BenchmarkPanel::planTargets(Plan& plan)
+{
+    const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
+    auto load = m_settings->loadOptions(map.get());
+    if (auto* problem = std::get_if<QString>(&load)) return *problem;
+    plan.options.load = std::get<LoadOptions>(load);
+    plan.options.rounds = m_settings->rounds();
+    if (m_targets->embeddedChecked()) {
+        if (!m_server) return tr("No embedded server in this window");
+        if (!map) return tr("Open a map that loads without errors first");
+        QString problem;
+        if (!m_server->isRunning()) {
+            if (m_server->mapPath().isEmpty() && m_document) m_server->setMapPath(m_document->path());
+            if (!m_server->start(&problem)) return tr("The embedded server does not start: %1").arg(problem);
+        }
+        const auto url = embeddedTemplate(m_server->baseUrl(), *map, m_settings->format(), &problem);
+        if (!url) return problem;
+        plan.options.configs << ExperimentConfig{m_targets->embeddedLabel(), *url, {}, true};
+        plan.descriptions << tr("%1 on the embedded server").arg(QFileInfo(m_server->mapPath()).fileName());
+    }
+    for (const UrlTarget& t : m_targets->checkedUrls()) {
+        plan.options.configs << ExperimentConfig{t.label, t.urlTemplate, {}, false};
+        plan.descriptions << t.urlTemplate;
+    }
+    if (plan.options.configs.isEmpty()) return tr("Check at least one target, or choose a preset");
+    m_notes = {tr("Targets: %1").arg(plan.descriptions.join(QStringLiteral("; ")))};
+    return std::nullopt;
+}
+
+std::optional<QString> BenchmarkPanel::planPreset(Plan& plan)
+{
+    const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
+    if (!map || map->path.isEmpty()) return tr("Open and save a map first: presets make variants of the mapfile");
+    PresetOptions po;
+    po.spec.kind = *kPresets[m_preset->currentIndex()].second;
+    po.layer = m_layer->currentText();
+    po.workDir = workDir();
+    if (po.spec.kind == PresetKind::Url) po.spec.url = m_presetExtra->text().trimmed();
+    if (po.spec.kind == PresetKind::Postgis) po.pgConnInfo = m_presetExtra->text().trimmed();
+    if (po.spec.kind != PresetKind::Url && po.layer.isEmpty()) return tr("The map has no layer this preset is about");
+    if (po.spec.kind == PresetKind::Url && po.spec.url.isEmpty()) return tr("Give the other WMS's URL");
+    m_notes = {tr("Preset: %1%2").arg(m_preset->currentText(), po.layer.isEmpty() ? QString() : tr(", layer %1").arg(po.layer))};
+    return planVariants(plan, [map, po](const CancelToken& cancel, const BenchmarkJob::PrepareProgress& progress)
+                           -> std::variant<QList<MapVariant>, QString> {
+        const PresetBuild build = ExperimentPreset::build(*map, po, cancel, [&](const PresetProgress& p) {
+            progress(p.fraction, p.stage);
+        });
+        if (build.cancelled) return QObject::tr("cancelled");
+        if (!build.ok()) return build.error;
+        return build.variants;
+    });
+}
+
+bool BenchmarkPanel::runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel,
+                                       QString* error)
+{
+    if (isRunning()) {
+        fail(tr("An experiment is running: cancel it first"), error);
+        return false;
+    }
+    const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
+    if (!map || !map->layer(layer)) {
+        fail(tr("The map has no layer %1").arg(layer), error);
+        return false;
+    }
+    Plan plan;
+    m_notes = {tr("Layer %1: its file as it is vs %2").arg(layer, otherFile)};
+    const QString dir = workDir();
+    const auto problem = planVariants(plan, [map, layer, otherFile, otherLabel, dir](const CancelToken&, const BenchmarkJob::PrepareProgress&)
+                           -> std::variant<QList<MapVariant>, QString> {
+        MapDef before = MapVariantWriter::relocatable(*map);
+        MapDef after = before;
+        MapVariantWriter::layer(after, layer)->data = otherFile;
+        const QString base = MapVariantWriter::safeName(QFileInfo(map->path).completeBaseName());
+        const VariantWrite a = MapVariantWriter::write(before, dir, base + QStringLiteral("-as-is"));
+        const VariantWrite b = MapVariantWriter::write(after, dir, base + QStringLiteral("-") + MapVariantWriter::safeName(otherLabel));
+        if (!a.path) return a.error;
+        if (!b.path) return b.error;
+        return QList<MapVariant>{{QObject::tr("as is"), *a.path, {}, MapVariantWriter::layer(before, layer)->data},
+                                 {otherLabel, *b.path, {}, otherFile}};
+    });
+    if (problem) {
+        fail(*problem, error);
+        return false;
+    }
+    return start(std::move(plan), error);
+}
+
+std::optional<QString> BenchmarkPanel::planVariants(
+    Plan& plan, std::function<std::variant<QList<MapVariant>, QString>(const CancelToken&, const BenchmarkJob::PrepareProgress&)> makeVariants)
+{
+    const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
+    auto load = m_settings->loadOptions(map.get());
+    if (auto* problem = std::get_if<QString>(&load)) return *problem;
+    plan.options.load = std::get<LoadOptions>(load);
+    plan.options.rounds = m_settings->rounds();
+    m_variantServer = std::make_shared<EmbeddedServer>();
+    m_variantDescriptions = std::make_shared<QStringList>();
+    GetMapParams params;
+    params.format = m_settings->format();
+    plan.prepare = [server = m_variantServer, descriptions = m_variantDescriptions, params, makeVariants](
+                       ExperimentOptions& options, const CancelToken& cancel, const BenchmarkJob::PrepareProgress& progress) {
+        auto variants = makeVariants(cancel, progress);
+        if (auto* problem = std::get_if<QString>(&variants)) return *problem;
+        QList<ExperimentConfig> configs;
+        if (auto problem = server->configsFor(std::get<QList<MapVariant>>(variants), params, configs)) return *problem;
+        for (const MapVariant& v : std::get<QList<MapVariant>>(variants)) *descriptions << v.description;
+        options.configs = configs;
+        makeLabelsUnique(options.configs);
+        return QString();
+    };
+    return std::nullopt;
+}
+
+bool BenchmarkPanel::start(Plan plan, QString* error)
+{
+    makeLabelsUnique(plan.options.configs);
+    for (const ExperimentConfig& c : std::as_const(plan.options.configs)) {
+        const std::optional<HttpTarget> target = UrlTemplate(c.urlTemplate).target();
+        if (target && !UrlTemplate::isLoopbackHost(target->host)) plan.options.load.allowRemote = true;  // the user typed it
+        LoadOptions o = plan.options.load;
+        o.urlTemplate = c.urlTemplate;
+        if (auto problem = LoadRunner::validate(o)) {
+            fail(tr("%1: %2").arg(c.label, *problem), error);
+            return false;
+        }
+    }
+    m_labels.clear();
+    for (const ExperimentConfig& c : std::as_const(plan.options.configs)) m_labels << c.label;
+    m_descriptions = plan.descriptions;
+    m_notes << tr("Load: %1").arg(m_settings->describe());
+    m_runs.clear();
+    m_runConfig.clear();
+    m_runStartS.clear();
+    m_model->reset(m_labels);
+    m_charts->reset(m_labels);
+    m_progress->setValue(0);
+    m_clock.start();
+    m_job->start(plan.options, plan.prepare);
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_status->setText(plan.prepare ? tr("Preparing…") : tr("Starting…"));
+    Q_EMIT started();
+    return true;
+}
+
+void BenchmarkPanel::cancel()
+{
+    if (!isRunning()) return;
+    m_job->cancel();
+    m_cancel->setEnabled(false);
+    m_status->setText(tr("Cancelling…"));
+}
+
+void BenchmarkPanel::onProgress(const ExperimentProgress& p)
+{
+    const double clockS = double(m_clock.elapsed()) / 1000;
+    const bool measuring = p.load.phase == LoadProgress::Phase::Measure;
+    if (measuring && !m_runStartS.contains(p.run)) m_runStartS[p.run] = clockS - p.load.elapsedS;
+    const double fraction = (p.run + (measuring ? p.load.fraction : 0)) / std::max(1, p.runs);
+    m_progress->setValue(int(fraction * kProgressSteps));
+    QString text = tr("Run %1 of %2: %3, round %4 — ").arg(p.run + 1).arg(p.runs).arg(p.label).arg(p.round + 1);
+    text += measuring ? tr("%1 req/min, %2 ok, %3 errors").arg(p.load.reqPerMin, 0, 'f', 0).arg(p.load.ok).arg(p.load.errors)
+                      : tr("warming up");
+    if (!m_job->cancelToken().isCancelled()) m_status->setText(text);
+    if (measuring) m_charts->addProgress(p.run, int(m_labels.indexOf(p.label)), m_runStartS[p.run], p.load.elapsedS, p.load.ok);
+}
+
+void BenchmarkPanel::onRunFinished(const LoadReport& report, int config, int)
+{
+    const int run = int(m_runs.size());
+    m_runs << report;
+    m_runConfig << config;
+    const double start = m_runStartS.value(run, double(m_clock.elapsed()) / 1000 - report.durationS);
+    m_charts->addRun(run, config, start, report);
+    m_model->setRuns(m_runs, m_runConfig);
+    m_charts->setLatencies(m_model->summary());
+}
+
+void BenchmarkPanel::onFinished(const ExperimentResult& result)
+{
+    if (m_variantServer) m_variantServer->stop();
+    m_variantServer.reset();
+    if (m_variantDescriptions && !m_variantDescriptions->isEmpty()) m_descriptions = *m_variantDescriptions;
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    if (!result.runs.isEmpty()) {
+        m_previous = m_result;
+        m_result = result;
+        m_model->setRuns(result.runs, result.runConfig);
+        m_charts->setLatencies(result.summary);
+        m_save->setEnabled(true);
+    }
+    if (!result.error.isEmpty() && !(result.cancelled && result.runs.isEmpty())) {
+        fail(result.error, nullptr);
+    } else if (result.cancelled) {
+        m_status->setText(tr("Cancelled after %1 runs").arg(result.runs.size()));
+    } else {
+        m_progress->setValue(kProgressSteps);
+        m_status->setText(tr("Done. %1").arg(summaryText(result, m_previous)));
+    }
+    Q_EMIT finished(result);
+}
+
+bool BenchmarkPanel::saveResults(const QString& path, QString* error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    std::optional<QString> problem;
+    if (m_result.runs.isEmpty()) {
+        problem = tr("Nothing to save yet: run an experiment first");
+    } else if (suffix == QLatin1String("json")) {
+        QJsonObject json = m_result.toJson();
+        json.insert(QStringLiteral("notes"), QJsonArray::fromStringList(m_notes));
+        json.insert(QStringLiteral("descriptions"), QJsonArray::fromStringList(m_descriptions));
+        problem = ExperimentReport::writeFile(path, QString::fromUtf8(QJsonDocument(json).toJson()));
+    } else if (suffix == QLatin1String("csv")) {
+        problem = ExperimentReport::writeFile(path, ExperimentReport::summaryCsv(m_result));
+        const QFileInfo info(path);
+        if (!problem)
+            problem = ExperimentReport::writeFile(info.dir().filePath(info.completeBaseName() + QStringLiteral("-runs.csv")),
+                                                  ExperimentReport::runsCsv(m_result));
+    } else if (suffix == QLatin1String("html") || suffix == QLatin1String("htm")) {
+        ReportInfo info;
+        info.notes = m_notes;
+        info.descriptions = m_descriptions;
+        problem = ExperimentReport::writeFile(path, ExperimentReport::html(m_result, info));
+    } else {
+        problem = tr("Save as .json, .csv or .html");
+    }
+    if (problem) {
+        fail(*problem, error);
+        return false;
+    }
+    m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void BenchmarkPanel::save()
+{
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save results"), QDir::home().filePath(QStringLiteral("experiment.html")),
+        tr("HTML report (*.html);;CSV (*.csv);;JSON (*.json)"), &filter);
+    if (!path.isEmpty()) saveResults(path);
+}
+
+}  // namespace maptune

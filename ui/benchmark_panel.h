@@ -1,0 +1,133 @@
+#pragma once
+// The Benchmark dock: A/B load experiments from the workbench. Targets are
+// the open map on the embedded server (the Server panel's WMS, so the
+// Timings panel shows the served requests' per-layer times meanwhile), any
+// WMS URL templates, or the map variants of a preset (LUT on/off, raster
+// formats, shapefile vs PostGIS, vs another WMS) served in process. Run
+// starts the experiment on a worker thread (BenchmarkJob) with a progress bar
+// and Cancel; charts and the results table fill live; results save as JSON,
+// CSV or a self-contained HTML report.
+
+#include "benchmark_job.h"
+
+#include "loadtest/embedded_server.h"
+#include "loadtest/experiment.h"
+#include "loadtest/experiment_preset.h"
+#include "mapfile/map_def.h"
+
+#include <QElapsedTimer>
+#include <QMap>
+#include <QWidget>
+
+#include <variant>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+
+namespace maptune {
+
+class BenchmarkCharts;
+class BenchmarkResultsModel;
+class BenchmarkSettings;
+class BenchmarkTargetList;
+class MapDocument;
+class ServerPanel;
+
+class BenchmarkPanel : public QWidget {
+    Q_OBJECT
+public:
+    // server: the Server panel whose WMS the "this map" target measures (may be null).
+    BenchmarkPanel(MapDocument* document, ServerPanel* server, QWidget* parent = nullptr);
+    ~BenchmarkPanel() override;
+
+    BenchmarkTargetList* targets() const { return m_targets; }
+    BenchmarkSettings* settings() const { return m_settings; }
+    BenchmarkCharts* charts() const { return m_charts; }
+    BenchmarkResultsModel* results() const { return m_model; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QTableView* table() const { return m_table; }
+    QString statusText() const;
+
+    // No preset: the checked targets are the configurations.
+    void clearPreset();
+    // A preset on a layer; extra: the other WMS URL (url) or the PostGIS conninfo (postgis).
+    void setPreset(PresetKind kind, const QString& layer, const QString& extra = {});
+    // Where presets write variant mapfiles and raster copies (default: the cache folder).
+    void setWorkDir(const QString& dir) { m_workDir = dir; }
+
+    bool isRunning() const;
+    // Starts the experiment; false (and why in *error and on the panel) when it cannot.
+    bool run(QString* error = nullptr);
+    // The map as it is against a copy whose raster layer reads another file (a
+    // converted raster): what the raster advisor's conversion gained.
+    bool runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel,
+                           QString* error = nullptr);
+    void cancel();
+    const ExperimentResult& lastResult() const { return m_result; }
+    // The last finished experiment before this one (for "before / after" gains).
+    const ExperimentResult& previousResult() const { return m_previous; }
+
+    // By the suffix: .json, .csv (summary; the runs go to <base>-runs.csv), .html.
+    bool saveResults(const QString& path, QString* error = nullptr);
+
+Q_SIGNALS:
+    void started();
+    void finished(const maptune::ExperimentResult& result);
+
+private:
+    struct Plan {
+        ExperimentOptions options;
+        QStringList descriptions;
+        BenchmarkJob::Prepare prepare;
+    };
+    QWidget* createPresetRow();
+    void updatePresetFields();
+    void updateLayers();
+    std::optional<QString> planTargets(Plan& plan);
+    std::optional<QString> planPreset(Plan& plan);
+    // Serves variants made on the worker (by makeVariants) and runs them, URL targets after them.
+    std::optional<QString> planVariants(Plan& plan, std::function<std::variant<QList<MapVariant>, QString>(
+                                      const CancelToken&, const BenchmarkJob::PrepareProgress&)> makeVariants);
+    bool start(Plan plan, QString* error);
+    void fail(const QString& message, QString* error);
+    void onProgress(const ExperimentProgress& p);
+    void onRunFinished(const LoadReport& report, int config, int round);
+    void onFinished(const ExperimentResult& result);
+    void save();
+    QString workDir() const;
+
+    MapDocument* m_document;
+    ServerPanel* m_server;
+    BenchmarkTargetList* m_targets;
+    BenchmarkSettings* m_settings;
+    QComboBox* m_preset;
+    QComboBox* m_layer;
+    QLineEdit* m_presetExtra;
+    QPushButton* m_run;
+    QPushButton* m_cancel;
+    QPushButton* m_save;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    BenchmarkCharts* m_charts;
+    BenchmarkResultsModel* m_model;
+    QTableView* m_table;
+    BenchmarkJob* m_job;
+
+    std::shared_ptr<EmbeddedServer> m_variantServer;   // serves preset variants during a run
+    std::shared_ptr<QStringList> m_variantDescriptions; // written by the worker's preparation
+    QString m_workDir;
+    QStringList m_labels, m_descriptions, m_notes;
+    QList<LoadReport> m_runs;
+    QList<int> m_runConfig;
+    QMap<int, double> m_runStartS;    // run index -> start on the experiment clock
+    QElapsedTimer m_clock;
+    ExperimentResult m_result, m_previous;
+};
+
+}  // namespace maptune
