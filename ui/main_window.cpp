@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "benchmark_panel.h"
 #include "editor_panel.h"
 #include "identify_panel.h"
 #include "layer_extent.h"
@@ -8,6 +9,7 @@
 #include "map_canvas.h"
 #include "map_document.h"
 #include "mapfile_editor.h"
+#include "raster_advisor_panel.h"
 #include "server_panel.h"
 #include "timings_panel.h"
 #include "trace_relay.h"
@@ -132,6 +134,17 @@ void MainWindow::createDocks()
     auto* identify = makeDock(tr("Identify"), QStringLiteral("identifyDock"), m_identify, this);
     addDockWidget(Qt::LeftDockWidgetArea, identify);
     tabifyDockWidget(layers, identify);  // beside the layer list: both answer "what is on the map"
+
+    // Benchmarks of "this map" go through the Server panel, so Timings shows them as they run.
+    m_benchmark = new BenchmarkPanel(m_document, m_server);
+    auto* benchmark = makeDock(tr("Benchmark"), QStringLiteral("benchmarkDock"), m_benchmark, this);
+    addDockWidget(Qt::RightDockWidgetArea, benchmark);
+    tabifyDockWidget(editor, benchmark);
+    m_rasterAdvisor = new RasterAdvisorPanel(m_document, m_benchmark);
+    auto* advisor = makeDock(tr("Raster Advisor"), QStringLiteral("rasterAdvisorDock"), m_rasterAdvisor, this);
+    addDockWidget(Qt::RightDockWidgetArea, advisor);
+    tabifyDockWidget(editor, advisor);
+    editor->raise();
     layers->raise();
     timings->raise();
 }

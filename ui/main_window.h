@@ -1,6 +1,6 @@
 #pragma once
 // The workbench window: the canvas in the centre, docks around it (layers,
-// mapfile editor, timings, LUT editor, server), File menu with recent files,
+// mapfile editor, timings, LUT editor, server, benchmark, raster advisor), File menu with recent files,
 // status bar readouts. Layout and recent files persist in QSettings.
 
 #include "mapfile/map_def.h"
@@ -14,12 +14,14 @@ class QTreeView;
 
 namespace maptune {
 
+class BenchmarkPanel;
 class EditorPanel;
 class IdentifyPanel;
 class LayerListModel;
 class LutPanel;
 class MapCanvas;
 class MapDocument;
+class RasterAdvisorPanel;
 class ServerPanel;
 class TimingsPanel;
 class TraceRelay;
@@ -36,7 +38,8 @@ public:
     static QString startupFile();
     static QString demoMapPath();
 
-    // Brings a dock to the front: "layers", "editor", "lut", "timings", "server", "identify".
+    // Brings a dock to the front: "layers", "editor", "lut", "timings", "server", "identify",
+    // "benchmark", "rasterAdvisor".
     bool raiseDock(const QString& name);
 
     MapCanvas* canvas() const { return m_canvas; }
@@ -47,6 +50,8 @@ public:
     LutPanel* lutPanel() const { return m_lut; }
     ServerPanel* serverPanel() const { return m_server; }
     IdentifyPanel* identifyPanel() const { return m_identify; }
+    BenchmarkPanel* benchmarkPanel() const { return m_benchmark; }
+    RasterAdvisorPanel* rasterAdvisorPanel() const { return m_rasterAdvisor; }
     QAction* identifyAction() const { return m_identifyAction; }
     // Queries the identifiable layers at a map point (what a canvas click does in identify mode).
     void identifyAt(const QPointF& mapPoint);
@@ -89,6 +94,8 @@ private:
     LutPanel* m_lut = nullptr;
     ServerPanel* m_server = nullptr;
     IdentifyPanel* m_identify = nullptr;
+    BenchmarkPanel* m_benchmark = nullptr;
+    RasterAdvisorPanel* m_rasterAdvisor = nullptr;
     QAction* m_identifyAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_windowMenu = nullptr;
