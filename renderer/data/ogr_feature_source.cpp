@@ -1,7 +1,9 @@
 #include "data/ogr_feature_source.h"
 
 #include <gdal.h>
+#include <ogr_api.h>
 #include <cpl_conv.h>
+#include <cpl_error.h>
 #include <ogr_srs_api.h>
 
 #include <QHash>
@@ -44,6 +46,40 @@ DatasetCache& threadCache()
     return cache;
 }
 
+void appendPoints(OGRGeometryH g, Geometry& out, Geometry::Type type)
+{
+    if (int(type) > int(out.type)) out.type = type;
+    const int n = OGR_G_GetPointCount(g);
+    out.partStart.push_back(out.pointCount());
+    const size_t at = out.xy.size();
+    out.xy.resize(at + 2 * size_t(n));
+    if (n > 0) OGR_G_GetPoints(g, &out.xy[at], 2 * sizeof(double), &out.xy[at + 1], 2 * sizeof(double), nullptr, 0);
+}
+
+// OGR's geometry straight into ours, as decodeWkb would read its WKB but
+// without writing and parsing the WKB. False for types it does not handle
+// (curves), which then take the WKB path.
+bool readOgrGeometry(OGRGeometryH g, Geometry& out)
+{
+    switch (wkbFlatten(OGR_G_GetGeometryType(g))) {
+    case wkbPoint: appendPoints(g, out, Geometry::Type::Point); return true;
+    case wkbLineString: appendPoints(g, out, Geometry::Type::Line); return true;
+    case wkbPolygon:
+        for (int i = 0; i < OGR_G_GetGeometryCount(g); ++i)
+            appendPoints(OGR_G_GetGeometryRef(g, i), out, Geometry::Type::Polygon);
+        if (int(out.type) < int(Geometry::Type::Polygon)) out.type = Geometry::Type::Polygon;
+        return true;
+    case wkbMultiPoint:
+    case wkbMultiLineString:
+    case wkbMultiPolygon:
+    case wkbGeometryCollection:
+        for (int i = 0; i < OGR_G_GetGeometryCount(g); ++i)
+            if (!readOgrGeometry(OGR_G_GetGeometryRef(g, i), out)) return false;
+        return true;
+    default: return false;
+    }
+}
+
 class OgrCursor : public FeatureCursor {
 public:
     OgrCursor(OGRLayerH layer, const QStringList& fields, QList<int> fieldIndexes, const FeatureQuery& q)
@@ -51,22 +87,35 @@ public:
     {
     }
     const QStringList& fields() const override { return m_fields; }
+    QString error() const override { return m_error; }
     bool next(Feature& f) override
     {
         if (m_query.maxFeatures >= 0 && m_count >= m_query.maxFeatures) return false;
         for (;;) {
             if (m_query.cancel.isCancelled()) return false;
+            // A damaged file (a .shp cut short, a broken .shx) makes OGR skip
+            // records with a CE_Failure: the layer failed, not ended.
+            CPLErrorReset();
             OGRFeatureH h = OGR_L_GetNextFeature(m_layer);
+            if (CPLGetLastErrorType() >= CE_Failure) {
+                m_error = QStringLiteral("reading features failed: %1").arg(QString::fromUtf8(CPLGetLastErrorMsg()));
+                OGR_F_Destroy(h);
+                return false;
+            }
             if (!h) return false;
             OGRGeometryH g = OGR_F_GetGeometryRef(h);
             if (!g || OGR_G_IsEmpty(g)) {
                 OGR_F_Destroy(h);
                 continue;
             }
-            const int n = OGR_G_WkbSize(g);
-            m_wkb.resize(size_t(n));
-            OGR_G_ExportToIsoWkb(g, wkbNDR, m_wkb.data());
-            const bool ok = decodeWkb(m_wkb.data(), m_wkb.size(), f.geometry);
+            f.geometry.clear();
+            bool ok = readOgrGeometry(g, f.geometry);
+            if (!ok) {
+                const int n = OGR_G_WkbSize(g);
+                m_wkb.resize(size_t(n));
+                OGR_G_ExportToIsoWkb(g, wkbNDR, m_wkb.data());
+                ok = decodeWkb(m_wkb.data(), m_wkb.size(), f.geometry);
+            }
             f.id = OGR_F_GetFID(h);
             f.values.resize(m_indexes.size());
             for (qsizetype i = 0; i < m_indexes.size(); ++i) {
@@ -89,6 +138,7 @@ private:
     FeatureQuery m_query;
     std::vector<unsigned char> m_wkb;
     int m_count = 0;
+    QString m_error;
 };
 
 }  // namespace

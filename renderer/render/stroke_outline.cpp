@@ -17,15 +17,24 @@ double signedArea2(const QPointF* pts, int n)
 
 // Every subpath is added clockwise (negative area) so that overlaps add up
 // under the non-zero rule instead of cancelling.
-void addClockwise(QPainterPath& path, std::vector<QPointF>& pts)
+void addClockwise(PolygonSink& sink, std::vector<QPointF>& pts)
 {
     const int n = int(pts.size());
     if (n < 3) return;
     if (signedArea2(pts.data(), n) > 0) std::reverse(pts.begin(), pts.end());
-    path.moveTo(pts[0]);
-    for (int i = 1; i < n; ++i) path.lineTo(pts[i]);
-    path.closeSubpath();
+    sink.addPolygon(pts.data(), n);
 }
+
+class PathSink : public PolygonSink {
+public:
+    QPainterPath path;
+    void addPolygon(const QPointF* pts, int n) override
+    {
+        path.moveTo(pts[0]);
+        for (int i = 1; i < n; ++i) path.lineTo(pts[i]);
+        path.closeSubpath();
+    }
+};
 
 }  // namespace
 
@@ -40,10 +49,16 @@ int StrokeOutline::discVertices(double width)
 
 QPainterPath StrokeOutline::round(const QList<QPolygonF>& parts, double width, bool roundCaps)
 {
-    QPainterPath path;
-    path.setFillRule(Qt::WindingFill);
+    PathSink sink;
+    sink.path.setFillRule(Qt::WindingFill);
+    round(parts, width, roundCaps, sink);
+    return sink.path;
+}
+
+void StrokeOutline::round(const QList<QPolygonF>& parts, double width, bool roundCaps, PolygonSink& path)
+{
     const double r = width / 2;
-    if (r <= 0) return path;
+    if (r <= 0) return;
     // The same few widths repeat for every feature of a layer: keep their
     // discs and rotation steps (a handful of entries, searched linearly).
     struct Shape {
@@ -109,12 +124,27 @@ QPainterPath StrokeOutline::round(const QList<QPolygonF>& parts, double width, b
         // edges per run for the rasteriser instead of a quad per segment. A
         // sharp turn ends the run and gets a round wedge on its outer side.
         std::vector<QPointF> left, right;
-        QPointF prevNormal, prevPoint;
+        QPointF prevNormal, prevPoint, startPoint, startNormal;
         double prevLen = 0;
-        bool havePrev = false;
-        auto emitRun = [&] {
+        bool havePrev = false, firstRun = true;
+        // Half a disc round `c` from c + n*r to c - n*r, bulging along the
+        // direction (n.y, -n.x): a round cap as part of the strip's outline.
+        auto addCap = [&](const QPointF& c, const QPointF& n) {
+            const QPointF d(n.y(), -n.x());
+            double cs = stepCos, sn = stepSin;
+            while (sn > 1e-9) {
+                poly.push_back(c + (n * cs + d * sn) * r);
+                const double nextCos = cs * stepCos - sn * stepSin;
+                sn = sn * stepCos + cs * stepSin;
+                cs = nextCos;
+            }
+        };
+        auto emitRun = [&](bool lastRun) {
             poly.assign(left.begin(), left.end());
+            if (lastRun && roundCaps) addCap(prevPoint, prevNormal);
             poly.insert(poly.end(), right.rbegin(), right.rend());
+            if (firstRun && roundCaps) addCap(startPoint, -startNormal);
+            firstRun = false;
             addClockwise(path, poly);
             left.clear();
             right.clear();
@@ -127,6 +157,7 @@ QPainterPath StrokeOutline::round(const QList<QPolygonF>& parts, double width, b
             if (len <= 0) continue;
             const QPointF n(-dy / len, dx / len);
             if (!havePrev) {
+                startPoint = a, startNormal = n;
                 left.push_back(a + n * r);
                 right.push_back(a - n * r);
             } else {
@@ -145,7 +176,7 @@ QPainterPath StrokeOutline::round(const QList<QPolygonF>& parts, double width, b
                 } else {
                     left.push_back(a + prevNormal * r);
                     right.push_back(a - prevNormal * r);
-                    emitRun();
+                    emitRun(false);
                     addJoin(a, prevNormal, n, turn);
                     left.push_back(a + n * r);
                     right.push_back(a - n * r);
@@ -159,14 +190,11 @@ QPainterPath StrokeOutline::round(const QList<QPolygonF>& parts, double width, b
         if (havePrev) {
             left.push_back(prevPoint + prevNormal * r);
             right.push_back(prevPoint - prevNormal * r);
-            emitRun();
-        }
-        if (roundCaps) {
-            addDisc(part.first());
-            addDisc(part[last]);
+            emitRun(true);
+        } else if (roundCaps) {
+            addDisc(part.first());  // every point the same: a dot
         }
     }
-    return path;
 }
 
 }  // namespace maptune

@@ -2,6 +2,7 @@
 
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
+#include "render/coverage_rasterizer.h"
 #include "render/feature_classifier.h"
 #include "render/label_cache.h"
 #include "render/line_offset.h"
@@ -73,27 +74,29 @@ private:
 // MapServer's AGG transform (msTransformShapeSimplify): drop vertices less
 // than a pixel from the previous kept one. Lines keep their first and last
 // point; rings keep their first two and last two. Degenerate parts vanish.
-QPolygonF simplifyPixels(const QPolygonF& in, bool ring)
+// In place; false when nothing is left.
+bool simplifyPixels(QPolygonF& pts, bool ring)
 {
-    const qsizetype n = in.size();
-    if (n < (ring ? 4 : 2)) return {};
+    const qsizetype n = pts.size();
+    if (n < (ring ? 4 : 2)) return false;
     auto far = [](const QPointF& a, const QPointF& b) {
         const double dx = a.x() - b.x(), dy = a.y() - b.y();
         return dx * dx + dy * dy > 1;
     };
-    QPolygonF out;
-    out.reserve(n);
+    QPointF* p = pts.data();
+    const QPointF beforeLast = p[n - 2], last = p[n - 1];
     const qsizetype keepHead = ring ? 2 : 1, keepTail = ring ? 2 : 1;
-    for (qsizetype i = 0; i < keepHead; ++i) out << in[i];
+    qsizetype k = keepHead;
     for (qsizetype i = keepHead; i < n - keepTail; ++i)
-        if (far(in[i], out.last())) out << in[i];
+        if (far(p[i], p[k - 1])) p[k++] = p[i];
     if (ring) {
-        out << in[n - 2] << in[n - 1];
-    } else if (in[n - 1] != out.last()) {
-        out << in[n - 1];
+        p[k++] = beforeLast;
+        p[k++] = last;
+    } else if (last != p[k - 1]) {
+        p[k++] = last;
     }
-    if (out.size() < 2) return {};
-    return out;
+    pts.resize(k);
+    return k >= 2;
 }
 
 // msProjectSegment: where the segment from `good` (which reprojects) to
@@ -302,6 +305,27 @@ void strokeExact(QPainter& p, const QPainterPath& path, const QPen& pen)
     p.fillPath(outline, pen.color());
 }
 
+// The image under `p` when shapes can be blended into it directly: the
+// painter adds nothing (no transform, clip, opacity or other composition).
+QImage* directTarget(QPainter& p)
+{
+    QPaintDevice* d = p.device();
+    if (!d || d->devType() != QInternal::Image) return nullptr;
+    auto* image = static_cast<QImage*>(d);
+    if (image->format() != QImage::Format_ARGB32_Premultiplied) return nullptr;
+    if (p.hasClipping() || p.opacity() != 1 || p.compositionMode() != QPainter::CompositionMode_SourceOver
+        || !p.transform().isIdentity())
+        return nullptr;
+    return image;
+}
+
+// One rasterizer per thread, reused for every shape of every layer.
+CoverageRasterizer& rasterizer()
+{
+    thread_local CoverageRasterizer r;
+    return r;
+}
+
 // Strokes polylines (or rings when `closed`): the common solid round-joined
 // case through StrokeOutline, everything else through Qt's stroker.
 void strokeParts(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
@@ -309,11 +333,22 @@ void strokeParts(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bo
     if (pen.widthF() <= 0 || !pen.color().isValid()) return;
     if (pen.joinStyle() == Qt::RoundJoin && pen.style() == Qt::SolidLine
         && (pen.capStyle() == Qt::RoundCap || pen.capStyle() == Qt::FlatCap)) {
-        QList<QPolygonF> lines = parts;
-        if (closed)
-            for (QPolygonF& ring : lines)
+        QList<QPolygonF> closedRings;
+        if (closed) {
+            closedRings = parts;
+            for (QPolygonF& ring : closedRings)
                 if (ring.size() > 2 && ring.first() != ring.last()) ring << ring.first();
-        p.fillPath(StrokeOutline::round(lines, pen.widthF(), closed || pen.capStyle() == Qt::RoundCap), pen.color());
+        }
+        const QList<QPolygonF>& lines = closed ? closedRings : parts;
+        const bool roundCaps = closed || pen.capStyle() == Qt::RoundCap;
+        if (QImage* image = directTarget(p)) {
+            CoverageRasterizer& r = rasterizer();
+            r.reset(image->width(), image->height());
+            StrokeOutline::round(lines, pen.widthF(), roundCaps, r);
+            r.fill(*image, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero);
+            return;
+        }
+        p.fillPath(StrokeOutline::round(lines, pen.widthF(), roundCaps), pen.color());
         return;
     }
     QPainterPath path;
@@ -324,6 +359,24 @@ void strokeParts(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bo
         if (closed) path.closeSubpath();
     }
     strokeExact(p, path, pen);
+}
+
+// Fills rings with the even-odd rule and MapServer's polygon gamma.
+void fillRings(QPainter& p, const QList<QPolygonF>& rings, const QColor& color)
+{
+    if (!color.isValid()) return;
+    if (QImage* image = directTarget(p)) {
+        static const CoverageRasterizer::GammaTable gamma = CoverageRasterizer::linearGamma(PolygonFill::DefaultGamma);
+        CoverageRasterizer& r = rasterizer();
+        r.reset(image->width(), image->height());
+        for (const QPolygonF& ring : rings) r.addPolygon(ring.constData(), int(ring.size()));
+        r.fill(*image, color.rgba(), CoverageRasterizer::FillRule::EvenOdd, &gamma);
+        return;
+    }
+    QPainterPath path;
+    path.setFillRule(Qt::OddEvenFill);
+    for (const QPolygonF& part : rings) path.addPolygon(part), path.closeSubpath();
+    PolygonFill::fill(p, path, color);
 }
 
 QPointF labelPoint(const DrawItem& item)
@@ -401,12 +454,13 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
         item.parts.clear();
         if (!ring.isEmpty()) item.parts << ring;
     } else if (item.type == Geometry::Type::Line || item.type == Geometry::Type::Polygon) {
-        QList<QPolygonF> kept;
-        for (const QPolygonF& part : std::as_const(item.parts)) {
-            QPolygonF simple = simplifyPixels(part, item.type == Geometry::Type::Polygon);
-            if (!simple.isEmpty()) kept << std::move(simple);
-        }
-        item.parts = std::move(kept);
+        qsizetype kept = 0;
+        for (qsizetype i = 0; i < item.parts.size(); ++i)
+            if (simplifyPixels(item.parts[i], item.type == Geometry::Type::Polygon)) {
+                if (kept != i) item.parts[kept] = std::move(item.parts[i]);
+                ++kept;
+            }
+        item.parts.resize(kept);
     }
     return item;
 }
@@ -522,9 +576,11 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     auto drawStyle = [&](const DrawItem& item, const StyleDef& s) {
         const ResolvedStyle r = resolver.resolve(s, item.values);
         const bool asLine = m_layer.type == LayerType::Line || (m_layer.type == LayerType::Polygon && item.type == Geometry::Type::Line);
-        p.save();
         const bool perpendicular = r.offsetY == LineOffset::SingleSided || r.offsetY == LineOffset::DoubleSided;
         if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) {
+            // Markers move the painter; lines and polygons leave it untouched
+            // so that they can be blended straight into the image.
+            p.save();
             if (!perpendicular) p.translate(r.offsetX, r.offsetY);
             if (r.polarRadius != 0 || r.polarAngle != 0) {
                 const double a = -r.polarAngle * M_PI / 180.0;
@@ -536,6 +592,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
             if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = m_map.fonts.value(r.symbol->font, {});
             for (const QPolygonF& part : item.parts)
                 for (const QPointF& pt : part) SymbolPainter::drawMarker(p, pt, m);
+            p.restore();
         } else if (asLine) {
             const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
             if (r.symbol && s.gap != 0) {
@@ -547,14 +604,10 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
                 if (r.color.isValid()) strokeParts(p, parts, linePen(r.color, r.width, s, scale), false);
             }
         } else if (item.type == Geometry::Type::Polygon) {
-            QPainterPath path;
-            path.setFillRule(Qt::OddEvenFill);
             const QList<QPolygonF> rings = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
-            for (const QPolygonF& part : rings) path.addPolygon(part), path.closeSubpath();
-            if (r.color.isValid()) PolygonFill::fill(p, path, r.color);
+            fillRings(p, rings, r.color);
             if (r.outline.isValid()) strokeParts(p, rings, linePen(r.outline, r.width, s, scale), true);
         }
-        p.restore();
     };
 
     int maxStyles = 0;

@@ -1,0 +1,313 @@
+#include "render/coverage_rasterizer.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+namespace maptune {
+
+namespace {
+
+constexpr int Shift = 8;  // 1/256 pixel
+constexpr int One = 1 << Shift;
+constexpr int Mask = One - 1;
+
+// x * a / 255 on all four channels of a premultiplied pixel, two at a time.
+inline QRgb byteMul(QRgb x, unsigned a)
+{
+    unsigned t = (x & 0xff00ff) * a;
+    t = (t + ((t >> 8) & 0xff00ff) + 0x800080) >> 8;
+    t &= 0xff00ff;
+    x = ((x >> 8) & 0xff00ff) * a;
+    x = x + ((x >> 8) & 0xff00ff) + 0x800080;
+    x &= 0xff00ff00;
+    return x | t;
+}
+
+// Floor division with a non-negative remainder (the DDA steps need it).
+inline void divide(long long p, long long d, long long& quotient, long long& remainder)
+{
+    quotient = p / d;
+    remainder = p % d;
+    if (remainder < 0) --quotient, remainder += d;
+}
+
+}  // namespace
+
+CoverageRasterizer::GammaTable CoverageRasterizer::linearGamma(double g)
+{
+    GammaTable t{};
+    for (int a = 0; a < 256; ++a) t[a] = std::uint8_t(std::min(255.0, std::floor(a / g + 0.5)));
+    return t;
+}
+
+void CoverageRasterizer::reset(int width, int height)
+{
+    m_width = std::max(width, 0);
+    m_height = std::max(height, 0);
+    m_cells.clear();
+    m_haveCurrent = false;
+}
+
+void CoverageRasterizer::addPolygon(const QPointF* points, int count)
+{
+    if (count < 3) return;
+    for (int i = 0, j = count - 1; i < count; j = i++)
+        edge(points[j].x(), points[j].y(), points[i].x(), points[i].y());
+}
+
+// Clips one edge to the image rows and folds what lies left or right of the
+// image onto its border: a vertical edge at the border keeps the winding that
+// the pixels inside depend on.
+void CoverageRasterizer::edge(double x1, double y1, double x2, double y2)
+{
+    if (!std::isfinite(x1) || !std::isfinite(y1) || !std::isfinite(x2) || !std::isfinite(y2)) return;
+    const double h = m_height, w = m_width;
+    if (y1 == y2 || (y1 <= 0 && y2 <= 0) || (y1 >= h && y2 >= h)) return;
+    // Coordinates are never negative here, so adding a half rounds.
+    auto fixed = [](double v) { return int(v * One + 0.5); };
+    if (y1 >= 0 && y2 >= 0 && y1 <= h && y2 <= h && x1 >= 0 && x2 >= 0 && x1 <= w && x2 <= w) {
+        line(fixed(x1), fixed(y1), fixed(x2), fixed(y2));
+        return;
+    }
+    auto atY = [&](double y) { return x1 + (x2 - x1) * (y - y1) / (y2 - y1); };
+    double ax = x1, ay = y1, bx = x2, by = y2;
+    if (ay < 0) ax = atY(0), ay = 0;
+    else if (ay > h) ax = atY(h), ay = h;
+    if (by < 0) bx = atY(0), by = 0;
+    else if (by > h) bx = atY(h), by = h;
+
+    double cuts[4] = {0, 1, 1, 1};
+    int n = 1;
+    if (ax != bx)
+        for (double border : {0.0, w}) {
+            const double t = (border - ax) / (bx - ax);
+            if (t > 0 && t < 1) cuts[n++] = t;
+        }
+    if (n == 3 && cuts[1] > cuts[2]) std::swap(cuts[1], cuts[2]);
+    cuts[n++] = 1;
+    for (int i = 0; i + 1 < n; ++i) {
+        const double t0 = cuts[i], t1 = cuts[i + 1];
+        if (t1 <= t0) continue;
+        double px = ax + (bx - ax) * t0, qx = ax + (bx - ax) * t1;
+        const double py = ay + (by - ay) * t0, qy = ay + (by - ay) * t1;
+        const double mid = (px + qx) / 2;
+        if (mid < 0) px = qx = 0;
+        else if (mid > w) px = qx = w;
+        px = std::clamp(px, 0.0, w), qx = std::clamp(qx, 0.0, w);
+        line(fixed(px), fixed(py), fixed(qx), fixed(qy));
+    }
+}
+
+void CoverageRasterizer::moveTo(int ex, int ey)
+{
+    if (m_haveCurrent && m_current.x == ex && m_current.y == ey) return;
+    flush();
+    m_current = {ex, ey, 0, 0};
+    m_haveCurrent = true;
+}
+
+void CoverageRasterizer::flush()
+{
+    if (m_haveCurrent && (m_current.cover | m_current.area)) m_cells.push_back(m_current);
+    m_haveCurrent = false;
+}
+
+// The part of an edge inside one pixel row `ey`, from (x1, fy1) to (x2, fy2),
+// x in fixed point, fy the fraction of the row (0..256): walks the cells it
+// crosses, adding each one's cover (height crossed) and area (twice the
+// covered trapezoid, scaled).
+void CoverageRasterizer::hline(int ey, int x1, int fy1, int x2, int fy2)
+{
+    const int ex1 = x1 >> Shift, ex2 = x2 >> Shift;
+    const int fx1 = x1 & Mask, fx2 = x2 & Mask;
+    moveTo(ex1, ey);
+    if (fy1 == fy2) {
+        moveTo(ex2, ey);
+        return;
+    }
+    if (ex1 == ex2) {
+        const int d = fy2 - fy1;
+        m_current.cover += d;
+        m_current.area += (fx1 + fx2) * d;
+        return;
+    }
+    long long dx = x2 - x1;
+    long long p = (One - fx1) * (long long)(fy2 - fy1);
+    int first = One, incr = 1;
+    if (dx < 0) {
+        p = fx1 * (long long)(fy2 - fy1);
+        first = 0, incr = -1, dx = -dx;
+    }
+    long long delta, mod;
+    divide(p, dx, delta, mod);
+    m_current.area += int((fx1 + first) * delta);
+    m_current.cover += int(delta);
+    int ex = ex1 + incr;
+    moveTo(ex, ey);
+    int y = fy1 + int(delta);
+    if (ex != ex2) {
+        long long lift, rem;
+        divide((long long)One * (fy2 - fy1), dx, lift, rem);
+        mod -= dx;
+        while (ex != ex2) {
+            delta = lift;
+            mod += rem;
+            if (mod >= 0) mod -= dx, ++delta;
+            m_current.area += int(One * delta);
+            m_current.cover += int(delta);
+            y += int(delta);
+            ex += incr;
+            moveTo(ex, ey);
+        }
+    }
+    const int d = fy2 - y;
+    m_current.area += (fx2 + One - first) * d;
+    m_current.cover += d;
+}
+
+// An edge in fixed point, row by row.
+void CoverageRasterizer::line(int x1, int y1, int x2, int y2)
+{
+    int ey1 = y1 >> Shift;
+    const int ey2 = y2 >> Shift;
+    const int fy1 = y1 & Mask, fy2 = y2 & Mask;
+    if (ey1 == ey2) {
+        hline(ey1, x1, fy1, x2, fy2);
+        return;
+    }
+    const long long dx = x2 - x1;
+    long long dy = y2 - y1;
+    if (dx == 0) {
+        // Vertical: one cell per row with the same area weight.
+        const int ex = x1 >> Shift;
+        const int twoFx = (x1 - (ex << Shift)) << 1;
+        const int first = dy > 0 ? One : 0, incr = dy > 0 ? 1 : -1;
+        moveTo(ex, ey1);
+        int delta = first - fy1;
+        m_current.cover += delta;
+        m_current.area += twoFx * delta;
+        ey1 += incr;
+        delta = first + first - One;
+        while (ey1 != ey2) {
+            moveTo(ex, ey1);
+            m_current.cover += delta;
+            m_current.area += twoFx * delta;
+            ey1 += incr;
+        }
+        moveTo(ex, ey1);
+        delta = fy2 - One + first;
+        m_current.cover += delta;
+        m_current.area += twoFx * delta;
+        return;
+    }
+    long long p = (One - fy1) * dx;
+    int first = One, incr = 1;
+    if (dy < 0) {
+        p = fy1 * dx;
+        first = 0, incr = -1, dy = -dy;
+    }
+    long long delta, mod;
+    divide(p, dy, delta, mod);
+    int xFrom = x1 + int(delta);
+    hline(ey1, x1, fy1, xFrom, first);
+    ey1 += incr;
+    if (ey1 != ey2) {
+        long long lift, rem;
+        divide((long long)One * dx, dy, lift, rem);
+        mod -= dy;
+        while (ey1 != ey2) {
+            delta = lift;
+            mod += rem;
+            if (mod >= 0) mod -= dy, ++delta;
+            const int xTo = xFrom + int(delta);
+            hline(ey1, xFrom, One - first, xTo, first);
+            xFrom = xTo;
+            ey1 += incr;
+        }
+    }
+    hline(ey1, xFrom, One - first, x2, fy2);
+}
+
+// Cells grouped by row (counting sort), each row sorted by x.
+void CoverageRasterizer::sortRows()
+{
+    m_minY = INT_MAX, m_maxY = INT_MIN;
+    for (const Cell& c : m_cells) m_minY = std::min(m_minY, c.y), m_maxY = std::max(m_maxY, c.y);
+    const int rows = m_maxY - m_minY + 1;
+    // m_rowStart[r + 1] counts row r, then becomes where row r starts after
+    // the prefix sum shifted by one; scattering moves it to row r's end,
+    // which is where row r + 1 starts.
+    m_rowStart.assign(rows + 2, 0);
+    for (const Cell& c : m_cells) ++m_rowStart[c.y - m_minY + 2];
+    for (int r = 2; r <= rows + 1; ++r) m_rowStart[r] += m_rowStart[r - 1];
+    m_sorted.resize(m_cells.size());
+    for (const Cell& c : m_cells) m_sorted[m_rowStart[c.y - m_minY + 1]++] = c;
+    for (int r = 0; r < rows; ++r) {
+        Cell* b = m_sorted.data() + m_rowStart[r];
+        Cell* e = m_sorted.data() + m_rowStart[r + 1];
+        if (e - b < 12) {
+            for (Cell* i = b + 1; i < e; ++i)
+                for (Cell* j = i; j > b && (j - 1)->x > j->x; --j) std::swap(*(j - 1), *j);
+        } else {
+            std::sort(b, e, [](const Cell& a, const Cell& c) { return a.x < c.x; });
+        }
+    }
+}
+
+void CoverageRasterizer::fill(QImage& image, QRgb color, FillRule rule, const GammaTable* gamma)
+{
+    flush();
+    if (m_cells.empty() || qAlpha(color) == 0) return;
+    if (image.format() != QImage::Format_ARGB32_Premultiplied) return;
+    sortRows();
+    const QRgb src = qPremultiply(color);
+    const bool opaque = qAlpha(src) == 255;
+    const bool evenOdd = rule == FillRule::EvenOdd;
+    auto coverage = [&](int area) {
+        int c = area >> (Shift + 1);
+        if (c < 0) c = -c;
+        if (evenOdd) {
+            c &= 2 * One - 1;
+            if (c > One) c = 2 * One - c;
+        }
+        c = std::min(c, 255);
+        return gamma ? (*gamma)[c] : c;
+    };
+    auto blend = [&](QRgb& dst, int c) {
+        if (c == 255 && opaque) {
+            dst = src;
+            return;
+        }
+        const QRgb s = byteMul(src, c);
+        dst = s + byteMul(dst, 255 - qAlpha(s));
+    };
+    const int w = std::min(m_width, image.width());
+    const int yEnd = std::min({m_maxY, m_height - 1, image.height() - 1});
+    for (int y = std::max(m_minY, 0); y <= yEnd; ++y) {
+        const Cell* cell = m_sorted.data() + m_rowStart[y - m_minY];
+        const Cell* end = m_sorted.data() + m_rowStart[y - m_minY + 1];
+        auto* row = reinterpret_cast<QRgb*>(image.scanLine(y));
+        int cover = 0;
+        while (cell < end) {
+            int x = cell->x, area = 0;
+            for (; cell < end && cell->x == x; ++cell) area += cell->area, cover += cell->cover;
+            if (area != 0) {
+                const int c = coverage((cover << (Shift + 1)) - area);
+                if (c && x < w) blend(row[x], c);
+                ++x;
+            }
+            const int stop = std::min(cell < end ? cell->x : w, w);
+            if (stop > x && cover != 0) {
+                const int c = coverage(cover << (Shift + 1));
+                if (c == 255 && opaque) {
+                    std::fill(row + x, row + stop, src);
+                } else if (c) {
+                    for (int i = x; i < stop; ++i) blend(row[i], c);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace maptune

@@ -1,0 +1,169 @@
+// The coverage rasterizer against geometry whose pixel coverage is known
+// exactly, and against Qt's own anti-aliased fill on random shapes.
+#include "render/coverage_rasterizer.h"
+#include "render/stroke_outline.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <QRandomGenerator>
+#include <QTest>
+
+using namespace maptune;
+
+namespace {
+
+QImage blank(int w, int h)
+{
+    QImage img(w, h, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::transparent);
+    return img;
+}
+
+void fillPolygons(QImage& img, const QList<QPolygonF>& polys, CoverageRasterizer::FillRule rule,
+                  const CoverageRasterizer::GammaTable* gamma = nullptr)
+{
+    CoverageRasterizer r;
+    r.reset(img.width(), img.height());
+    for (const QPolygonF& p : polys) r.addPolygon(p.constData(), int(p.size()));
+    r.fill(img, qRgba(0, 0, 0, 255), rule, gamma);
+}
+
+int alphaAt(const QImage& img, int x, int y) { return qAlpha(img.pixel(x, y)); }
+
+double alphaSum(const QImage& img)
+{
+    double sum = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) sum += qAlpha(img.pixel(x, y)) / 255.0;
+    return sum;
+}
+
+QPolygonF rect(double x0, double y0, double x1, double y1)
+{
+    return QPolygonF({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
+}
+
+}  // namespace
+
+class TestCoverageRasterizer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void pixelAlignedSquareIsExact()
+    {
+        QImage img = blank(8, 8);
+        fillPolygons(img, {rect(2, 2, 5, 5)}, CoverageRasterizer::FillRule::NonZero);
+        for (int y = 0; y < 8; ++y)
+            for (int x = 0; x < 8; ++x)
+                QCOMPARE(alphaAt(img, x, y), (x >= 2 && x < 5 && y >= 2 && y < 5) ? 255 : 0);
+    }
+
+    void partialCoverageIsTheArea_data()
+    {
+        QTest::addColumn<double>("x0");
+        QTest::addColumn<int>("expected");  // coverage of pixel (2, 2) in 1/255
+        QTest::newRow("half") << 2.5 << 128;
+        QTest::newRow("quarter") << 2.75 << 64;
+        QTest::newRow("three quarters") << 2.25 << 191;
+    }
+    void partialCoverageIsTheArea()
+    {
+        QFETCH(double, x0);
+        QFETCH(int, expected);
+        QImage img = blank(6, 6);
+        fillPolygons(img, {rect(x0, 1, 5, 5)}, CoverageRasterizer::FillRule::NonZero);
+        QVERIFY2(std::abs(alphaAt(img, 2, 2) - expected) <= 1, qPrintable(QString::number(alphaAt(img, 2, 2))));
+        QCOMPARE(alphaAt(img, 3, 2), 255);
+        QCOMPARE(alphaAt(img, 1, 2), 0);
+    }
+
+    void fillRules()
+    {
+        // Two overlapping squares wound the same way: the overlap is a hole
+        // under even-odd and filled under non-zero.
+        const QList<QPolygonF> squares{rect(1, 1, 5, 5), rect(3, 3, 7, 7)};
+        QImage nonZero = blank(8, 8), evenOdd = blank(8, 8);
+        fillPolygons(nonZero, squares, CoverageRasterizer::FillRule::NonZero);
+        fillPolygons(evenOdd, squares, CoverageRasterizer::FillRule::EvenOdd);
+        QCOMPARE(alphaAt(nonZero, 3, 3), 255);
+        QCOMPARE(alphaAt(evenOdd, 3, 3), 0);
+        QCOMPARE(alphaAt(evenOdd, 1, 1), 255);
+        QCOMPARE(alphaAt(evenOdd, 6, 6), 255);
+    }
+
+    void clipsWithoutLosingTheInside()
+    {
+        // Far beyond every edge: the whole image is inside, nothing wraps.
+        QImage img = blank(10, 7);
+        fillPolygons(img, {rect(-1e6, -5e5, 3e6, 2e6)}, CoverageRasterizer::FillRule::NonZero);
+        QCOMPARE(alphaSum(img), 70.0);
+        // A triangle crossing the left border keeps its exact area inside.
+        QImage tri = blank(10, 10);
+        fillPolygons(tri, {QPolygonF({{-10, 0}, {10, 0}, {10, 10}})}, CoverageRasterizer::FillRule::NonZero);
+        // Inside the image: the region x in [0,10] under the line y = (x + 10) / 2 clipped to
+        // y <= 10 is a trapezoid of area (5 + 10) / 2 * 10 = 75.
+        QVERIFY2(std::abs(alphaSum(tri) - 75) < 0.5, qPrintable(QString::number(alphaSum(tri))));
+    }
+
+    void ignoresNonFiniteAndDegenerate()
+    {
+        QImage img = blank(4, 4);
+        fillPolygons(img, {QPolygonF({{0, 0}, {qInf(), 1}, {2, 3}}), QPolygonF({{1, 1}, {3, 1}})},
+                     CoverageRasterizer::FillRule::NonZero);
+        // Only the finite edges remain; nothing may be drawn outside [0,4) and nothing crashes.
+        QVERIFY(alphaSum(img) <= 16);
+    }
+
+    void gammaMakesEdgesOpaque()
+    {
+        const auto gamma = CoverageRasterizer::linearGamma(0.75);
+        QCOMPARE(int(gamma[0]), 0);
+        QCOMPARE(int(gamma[255]), 255);
+        QCOMPARE(int(gamma[192]), 255);   // 192/255 >= 0.75
+        QCOMPARE(int(gamma[96]), 128);    // scaled by 1/0.75
+        QImage img = blank(6, 6);
+        fillPolygons(img, {rect(2.2, 1, 5, 5)}, CoverageRasterizer::FillRule::NonZero, &gamma);
+        QCOMPARE(alphaAt(img, 2, 2), 255);  // 80% covered
+    }
+
+    void blendsOverExistingPixels()
+    {
+        QImage img(4, 4, QImage::Format_ARGB32_Premultiplied);
+        img.fill(qRgb(255, 255, 255));
+        CoverageRasterizer r;
+        r.reset(4, 4);
+        const QPolygonF half = rect(1.5, 0, 4, 4);
+        r.addPolygon(half.constData(), int(half.size()));
+        r.fill(img, qRgb(0, 0, 0), CoverageRasterizer::FillRule::NonZero);
+        QCOMPARE(img.pixel(2, 1), qRgb(0, 0, 0));
+        QVERIFY(std::abs(qRed(img.pixel(1, 1)) - 128) <= 1);
+        QCOMPARE(img.pixel(0, 1), qRgb(255, 255, 255));
+    }
+
+    void matchesQtOnRandomStrokes()
+    {
+        // The same outlines filled by Qt's rasteriser: both compute exact
+        // area coverage, so every pixel agrees to within rounding.
+        QRandomGenerator rng(7);
+        for (int round = 0; round < 20; ++round) {
+            QList<QPolygonF> lines{QPolygonF()};
+            for (int i = 0; i < 6; ++i) lines[0] << QPointF(rng.generateDouble() * 104 - 20, rng.generateDouble() * 104 - 20);
+            const double width = 0.5 + rng.generateDouble() * 8.5;
+            QImage ours = blank(64, 64), qt = blank(64, 64);
+            CoverageRasterizer r;
+            r.reset(64, 64);
+            StrokeOutline::round(lines, width, true, r);
+            r.fill(ours, qRgba(0, 0, 0, 255), CoverageRasterizer::FillRule::NonZero);
+            QPainter p(&qt);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.fillPath(StrokeOutline::round(lines, width, true), Qt::black);
+            p.end();
+            int worst = 0;
+            for (int y = 0; y < 64; ++y)
+                for (int x = 0; x < 64; ++x) worst = std::max(worst, std::abs(alphaAt(ours, x, y) - alphaAt(qt, x, y)));
+            QVERIFY2(worst <= 4, qPrintable(QStringLiteral("round %1: worst difference %2").arg(round).arg(worst)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCoverageRasterizer)
+#include "test_coverage_rasterizer.moc"
