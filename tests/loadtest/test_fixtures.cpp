@@ -58,7 +58,11 @@ bool writeRaster(const QString& path, const RasterLayout& l)
     if (!out) return false;
     if (l.overviews) {
         int levels[] = {2, 4, 8};
-        GDALBuildOverviews(out, "AVERAGE", 3, levels, 0, nullptr, nullptr, nullptr);
+        const CPLErr err = GDALBuildOverviews(out, "AVERAGE", 3, levels, 0, nullptr, nullptr, nullptr);
+        if (err != CE_None) {
+            GDALClose(out);
+            return false;
+        }
     }
     GDALClose(out);
     return true;
@@ -90,8 +94,12 @@ bool writeRoads(const QString& path, int count)
         OGR_G_AddPoint_2D(g, kMinX + 800, y - 30);
         OGR_G_AddPoint_2D(g, kMinX + 1580, y + 10);
         OGR_F_SetGeometryDirectly(f, g);
-        OGR_L_CreateFeature(layer, f);
+        const OGRErr err = OGR_L_CreateFeature(layer, f);
         OGR_F_Destroy(f);
+        if (err != OGRERR_NONE) {
+            GDALClose(ds);
+            return false;
+        }
     }
     GDALClose(ds);
     return true;
@@ -110,6 +118,12 @@ QString writeDemoMap(const QString& dir, const RasterLayout& ortho)
   EXTENT %1 %2 %3 %4
   SIZE 400 300
   SHAPEPATH "data"
+  WEB
+    METADATA
+      "wms_enable_request" "*"
+      "wms_srs" "EPSG:3857"
+    END
+  END
   PROJECTION
     "init=epsg:3857"
   END

@@ -127,7 +127,7 @@ private Q_SLOTS:
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.runs.size(), 2);
         for (const LoadReport& run : r.runs) {
-            QVERIFY2(run.errors == 0, qPrintable(run.errorExamples.value(0).firstBytes));
+            QVERIFY2(run.errors == 0, qPrintable(run.label + ": " + run.errorExamples.value(0).url + " " + run.errorExamples.value(0).firstBytes.right(300)));
             QCOMPARE(run.ok, 5);
         }
     }
@@ -139,6 +139,7 @@ private Q_SLOTS:
         QFile f(mapPath);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QStringLiteral("MAP\n NAME \"pg\"\n EXTENT 15554000 4256400 15554800 4257000\n PROJECTION \"init=epsg:3857\" END\n"
+                               " WEB METADATA \"wms_enable_request\" \"*\" END END\n"
                                " LAYER NAME \"roads\" TYPE LINE STATUS ON CONNECTIONTYPE POSTGIS CONNECTION \"%1\"\n"
                                "  DATA \"geom from maptune_bench_roads using unique gid using srid=3857\"\n"
                                "  CLASS STYLE COLOR 0 0 0 END END\n END\nEND\n").arg(conninfo()).toUtf8());
