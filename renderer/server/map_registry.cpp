@@ -1,5 +1,6 @@
 #include "server/map_registry.h"
 
+#include "mapfile/data_roots.h"
 #include "mapfile/map_loader.h"
 
 #include <QFileInfo>
@@ -18,6 +19,15 @@ QString diagnosticsText(const LoadResult& loaded)
         if (d.isError()) lines << d.toString();
     if (lines.isEmpty()) lines << QStringLiteral("the mapfile could not be read");
     return lines.join(QLatin1Char('\n'));
+}
+
+// A served map reads files only inside its data roots (mapfile/data_roots.h):
+// one that names others is refused like a mapfile with errors.
+LoadResult loadServedMap(const QString& path)
+{
+    LoadResult loaded = loadMapFile(path);
+    if (loaded.ok()) loaded.diagnostics += checkDataRoots(*loaded.map);
+    return loaded;
 }
 
 }  // namespace
@@ -56,7 +66,7 @@ std::optional<QString> MapRegistry::addMapFile(const QString& path)
             .arg(path);
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const FileStamp stamp = stampOf(absolute);
-    const LoadResult loaded = loadMapFile(absolute);
+    const LoadResult loaded = loadServedMap(absolute);
     if (!loaded.ok()) return diagnosticsText(loaded);
 
     std::lock_guard lock(m_mutex);
@@ -118,7 +128,7 @@ void MapRegistry::reload(const QString& name, const FileStamp& stamp)
 {
     ServedMapPtr old = find(name);
     if (!old) return;
-    const LoadResult loaded = stamp.size < 0 ? LoadResult{} : loadMapFile(old->path);
+    const LoadResult loaded = stamp.size < 0 ? LoadResult{} : loadServedMap(old->path);
     std::lock_guard lock(m_mutex);
     Entry& entry = m_maps.at(name);
     entry.stamp = stamp;  // a broken version is reported once, not every second

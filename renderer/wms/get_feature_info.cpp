@@ -26,7 +26,11 @@ std::optional<LayerResult> queryLayer(const WmsContext& ctx, const GetMapParams&
                        : (layer.type == LayerType::Point || layer.type == LayerType::Line ? 3 : 0);
     if (layer.toleranceUnits.isEmpty() || layer.toleranceUnits.compare(QLatin1String("PIXELS"), Qt::CaseInsensitive) == 0)
         tolerance *= cell;
-    const Rect search{px - tolerance, py - tolerance, px + tolerance, py + tolerance};
+    // Sources filter by this box: with a zero tolerance (polygons, RADIUS=0) it
+    // still needs an area, or the source would read the whole layer. The
+    // distance test below keeps the exact tolerance.
+    const double pad = std::max(tolerance, cell / 2);
+    const Rect search{px - pad, py - pad, px + pad, py + pad};
 
     auto source = openFeatureSource(ctx.map, layer, error);
     if (!source) return std::nullopt;
@@ -85,7 +89,11 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
     if (!ys) ys = ctx.request.value(v130 ? QStringLiteral("Y") : QStringLiteral("J"));
     if (!xs || !ys)
         return ctx.error(QStringLiteral("InvalidPoint"), where + QStringLiteral("Parameter I/J or X/Y missing for getFeatureInfo."));
-    const double ix = xs->toDouble(), iy = ys->toDouble();
+    bool xOk = false, yOk = false;
+    const double ix = xs->toDouble(&xOk), iy = ys->toDouble(&yOk);
+    // A point that is no finite number would make an unbounded query.
+    if (!xOk || !yOk || !std::isfinite(ix) || !std::isfinite(iy))
+        return ctx.error(QStringLiteral("InvalidPoint"), where + QStringLiteral("Parameter I/J or X/Y is not a number."));
     const int count = ctx.request.value(QStringLiteral("FEATURE_COUNT")).value_or(QStringLiteral("1")).toInt();
     const QString format = ctx.request.value(QStringLiteral("INFO_FORMAT")).value_or(QStringLiteral("MIME"));
 

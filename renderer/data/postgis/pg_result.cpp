@@ -4,7 +4,10 @@
 
 #include <libpq-fe.h>
 
+#include <cerrno>
 #include <vector>
+
+#include <poll.h>
 
 namespace maptune {
 
@@ -17,7 +20,39 @@ namespace {
 
 constexpr Oid kFloat8Oid = 701;
 
-PgResult exec(PGconn* conn, const QString& sql, const QStringList& params, bool typedBinary)
+void cancelOnServer(PGconn* conn)
+{
+    PGcancel* c = PQgetCancel(conn);
+    if (!c) return;
+    char message[256];
+    PQcancel(c, message, sizeof message);
+    PQfreeCancel(c);
+}
+
+// Waits for the statement sent with PQsendQueryParams, polling the token
+// between socket reads; returns the last result (the error one after a cancel).
+PgResult awaitResult(PGconn* conn, const CancelToken& cancel)
+{
+    bool cancelSent = false;
+    while (PQisBusy(conn)) {
+        if (!cancelSent && cancel.isCancelled()) {
+            cancelSent = true;
+            cancelOnServer(conn);
+        }
+        pollfd fd{PQsocket(conn), POLLIN, 0};
+        if (::poll(&fd, 1, 50) < 0 && errno != EINTR) break;
+        if (!PQconsumeInput(conn)) break;
+    }
+    PGresult* last = nullptr;
+    while (PGresult* r = PQgetResult(conn)) {
+        PQclear(last);
+        last = r;
+    }
+    return PgResult(last);
+}
+
+PgResult exec(PGconn* conn, const QString& sql, const QStringList& params, bool typedBinary,
+              const CancelToken* cancel = nullptr)
 {
     const QByteArray text = sql.toUtf8();
     std::vector<QByteArray> values;
@@ -26,15 +61,21 @@ PgResult exec(PGconn* conn, const QString& sql, const QStringList& params, bool 
     for (const QString& p : params) values.push_back(p.toUtf8());
     for (const QByteArray& v : values) ptrs.push_back(v.constData());
     const std::vector<Oid> types(values.size(), kFloat8Oid);
+    if (cancel) {
+        if (!PQsendQueryParams(conn, text.constData(), int(values.size()), typedBinary ? types.data() : nullptr,
+                               ptrs.data(), nullptr, nullptr, typedBinary ? 1 : 0))
+            return PgResult(nullptr);
+        return awaitResult(conn, *cancel);
+    }
     return PgResult(PQexecParams(conn, text.constData(), int(values.size()), typedBinary ? types.data() : nullptr,
                                  ptrs.data(), nullptr, nullptr, typedBinary ? 1 : 0));
 }
 
 }  // namespace
 
-PgResult execBinary(PGconn* conn, const PostgisStatement& st)
+PgResult execBinary(PGconn* conn, const PostgisStatement& st, const CancelToken& cancel)
 {
-    return exec(conn, st.sql, st.params, true);
+    return exec(conn, st.sql, st.params, true, &cancel);
 }
 
 PgResult execText(PGconn* conn, const QString& sql, const QStringList& params)

@@ -228,7 +228,7 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::query(const FeatureQuery& q
         t->sql = st->sql;
         t->params = st->params;
         Stopwatch clock;
-        PgResult result = execBinary(l.conn(), *st);
+        PgResult result = execBinary(l.conn(), *st, q.cancel);
         t->queryMs += clock.elapsedMs();
         if (PQresultStatus(result.get()) != PGRES_TUPLES_OK) {
             if (attempt == 0 && !l.isNew() && connectionLost(l)) { l.discard(); continue; }
