@@ -27,6 +27,25 @@ void setSrs(GDALDatasetH ds)
     OSRDestroySpatialReference(srs);
 }
 
+// Adds a feature with geometry g (owned) and the fields set by setFields.
+template <typename SetFields>
+bool addFeature(OGRLayerH layer, OGRGeometryH g, SetFields setFields)
+{
+    OGRFeatureH f = OGR_F_Create(OGR_L_GetLayerDefn(layer));
+    setFields(f);
+    OGR_F_SetGeometryDirectly(f, g);
+    const OGRErr err = OGR_L_CreateFeature(layer, f);
+    OGR_F_Destroy(f);
+    return err == OGRERR_NONE;
+}
+
+void addField(OGRLayerH layer, const char* name, OGRFieldType type)
+{
+    OGRFieldDefnH fd = OGR_Fld_Create(name, type);
+    [[maybe_unused]] const OGRErr err = OGR_L_CreateField(layer, fd, TRUE);
+    OGR_Fld_Destroy(fd);
+}
+
 }  // namespace
 
 bool writeRaster(const QString& path, const RasterLayout& l)
@@ -78,31 +97,42 @@ bool writeRoads(const QString& path, int count)
     OSRImportFromEPSG(srs, 3857);
     OGRLayerH layer = GDALDatasetCreateLayer(ds, "roads", srs, wkbLineString, nullptr);
     OSRDestroySpatialReference(srs);
-    OGRFieldDefnH name = OGR_Fld_Create("NAME", OFTString);
-    OGR_L_CreateField(layer, name, TRUE);
-    OGR_Fld_Destroy(name);
-    OGRFieldDefnH kind = OGR_Fld_Create("KIND", OFTInteger);
-    OGR_L_CreateField(layer, kind, TRUE);
-    OGR_Fld_Destroy(kind);
-    for (int i = 0; i < count; ++i) {
-        OGRFeatureH f = OGR_F_Create(OGR_L_GetLayerDefn(layer));
-        OGR_F_SetFieldString(f, 0, QStringLiteral("road %1").arg(i).toUtf8().constData());
-        OGR_F_SetFieldInteger(f, 1, i % 3);
+    addField(layer, "NAME", OFTString);
+    addField(layer, "KIND", OFTInteger);
+    bool ok = true;
+    for (int i = 0; i < count && ok; ++i) {
         OGRGeometryH g = OGR_G_CreateGeometry(wkbLineString);
         const double y = kMaxY - 50 - i * 55;
         OGR_G_AddPoint_2D(g, kMinX + 20, y);
         OGR_G_AddPoint_2D(g, kMinX + 800, y - 30);
         OGR_G_AddPoint_2D(g, kMinX + 1580, y + 10);
-        OGR_F_SetGeometryDirectly(f, g);
-        const OGRErr err = OGR_L_CreateFeature(layer, f);
-        OGR_F_Destroy(f);
-        if (err != OGRERR_NONE) {
-            GDALClose(ds);
-            return false;
-        }
+        ok = addFeature(layer, g, [i](OGRFeatureH f) {
+            OGR_F_SetFieldString(f, 0, QStringLiteral("road %1").arg(i).toUtf8().constData());
+            OGR_F_SetFieldInteger(f, 1, i % 3);
+        });
     }
     GDALClose(ds);
-    return true;
+    return ok;
+}
+
+bool writeTileIndex(const QString& path, const QStringList& locations)
+{
+    initEngine();
+    GDALDatasetH ds = GDALCreate(GDALGetDriverByName("ESRI Shapefile"), QFile::encodeName(path).constData(), 0, 0, 0,
+                                 GDT_Unknown, nullptr);
+    if (!ds) return false;
+    OGRLayerH layer = GDALDatasetCreateLayer(ds, "tiles", nullptr, wkbPolygon, nullptr);
+    addField(layer, "location", OFTString);
+    bool ok = true;
+    for (const QString& loc : locations) {
+        OGRGeometryH g = nullptr;
+        QByteArray wkt = "POLYGON((0 0,1 0,1 1,0 1,0 0))";
+        char* p = wkt.data();
+        OGR_G_CreateFromWkt(&p, nullptr, &g);
+        ok = ok && addFeature(layer, g, [&](OGRFeatureH f) { OGR_F_SetFieldString(f, 0, loc.toUtf8().constData()); });
+    }
+    GDALClose(ds);
+    return ok;
 }
 
 QString writeDemoMap(const QString& dir, const RasterLayout& ortho)

@@ -20,6 +20,8 @@ struct RasterLayout {
 bool writeRaster(const QString& path, const RasterLayout& layout = {});
 // A LINE shapefile (EPSG:3857) with `count` roads and attributes NAME, KIND.
 bool writeRoads(const QString& path, int count = 20);
+// A tile index shapefile: one unit square per location, in attribute "location".
+bool writeTileIndex(const QString& path, const QStringList& locations);
 // dir/data/ortho.tif (striped, no overviews), dir/data/roads.shp and dir/demo.map.
 // Returns the mapfile path, or empty on failure.
 QString writeDemoMap(const QString& dir, const RasterLayout& ortho = {});

@@ -13,8 +13,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <gdal.h>
-#include <ogr_api.h>
 
 using namespace maptune;
 using testdata::RasterLayout;
@@ -33,35 +31,6 @@ bool hasAdvice(const QList<RasterAdvice>& advice, AdviceLevel level, const QStri
 int count(const QList<RasterAdvice>& advice, AdviceLevel level)
 {
     return int(std::count_if(advice.begin(), advice.end(), [&](const RasterAdvice& a) { return a.level == level; }));
-}
-
-// A tile index shapefile with a "location" attribute per tile.
-bool writeTileIndex(const QString& path, const QStringList& locations)
-{
-    GDALDatasetH ds = GDALCreate(GDALGetDriverByName("ESRI Shapefile"), QFile::encodeName(path).constData(), 0, 0, 0,
-                                 GDT_Unknown, nullptr);
-    if (!ds) return false;
-    OGRLayerH l = GDALDatasetCreateLayer(ds, "tiles", nullptr, wkbPolygon, nullptr);
-    OGRFieldDefnH fd = OGR_Fld_Create("location", OFTString);
-    OGR_L_CreateField(l, fd, TRUE);
-    OGR_Fld_Destroy(fd);
-    for (const QString& loc : locations) {
-        OGRFeatureH f = OGR_F_Create(OGR_L_GetLayerDefn(l));
-        OGR_F_SetFieldString(f, 0, loc.toUtf8().constData());
-        OGRGeometryH g = nullptr;
-        QByteArray wkt = "POLYGON((0 0,1 0,1 1,0 1,0 0))";
-        char* p = wkt.data();
-        OGR_G_CreateFromWkt(&p, nullptr, &g);
-        OGR_F_SetGeometryDirectly(f, g);
-        const OGRErr err = OGR_L_CreateFeature(l, f);
-        OGR_F_Destroy(f);
-        if (err != OGRERR_NONE) {
-            GDALClose(ds);
-            return false;
-        }
-    }
-    GDALClose(ds);
-    return true;
 }
 
 }  // namespace
@@ -289,7 +258,7 @@ private Q_SLOTS:
         QDir(dir.path()).mkpath(QStringLiteral("tiles"));
         for (const char* t : {"a", "b"})
             QVERIFY(testdata::writeRaster(dir.filePath(QStringLiteral("tiles/%1.tif").arg(QLatin1String(t))), RasterLayout{400, 400, 1}));
-        QVERIFY(writeTileIndex(dir.filePath(QStringLiteral("tiles/index.shp")), {QStringLiteral("a.tif"), QStringLiteral("b.tif")}));
+        QVERIFY(testdata::writeTileIndex(dir.filePath(QStringLiteral("tiles/index.shp")), {QStringLiteral("a.tif"), QStringLiteral("b.tif")}));
         QVERIFY(testdata::writeRaster(dir.filePath(QStringLiteral("one.tif")), RasterLayout{1600, 1200, 3}));
         const QString map = dir.filePath(QStringLiteral("t.map"));
         QFile f(map);
