@@ -125,6 +125,14 @@ QByteArray mapText(const QByteArray& victim)
 const QByteArray kGetMap = "SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=victim,witness&STYLES=&SRS=EPSG:4326"
                            "&BBOX=0,0,20,10&WIDTH=200&HEIGHT=100&FORMAT=image/png";
 
+// faults.map with the victim layer, over data/image.tif and data/points.shp.
+bool writeFaultsMap(const QTemporaryDir& dir, const QByteArray& victim)
+{
+    return QDir().mkpath(dir.filePath(QStringLiteral("data"))) && writeGeoTiff(dir.filePath(QStringLiteral("data/image.tif"))) &&
+           writeShapefile(dir.filePath(QStringLiteral("data/points.shp"))) &&
+           writeFile(dir.filePath(QStringLiteral("faults.map")), mapText(victim));
+}
+
 const LayerTrace* layerTrace(const Response& r, const QString& name)
 {
     if (!r.trace) return nullptr;
@@ -196,10 +204,7 @@ void TestFaults::brokenFiles()
     QFETCH(QString, damage);
     QFETCH(QString, errorPart);
     QTemporaryDir dir;
-    QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("data"))));
-    QVERIFY(writeGeoTiff(dir.filePath(QStringLiteral("data/image.tif"))));
-    QVERIFY(writeShapefile(dir.filePath(QStringLiteral("data/points.shp"))));
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("faults.map")), mapText(layer)));
+    QVERIFY(writeFaultsMap(dir, layer));
     Server server({dir.filePath(QStringLiteral("faults.map"))});
     QVERIFY2(server.errors.isEmpty(), qPrintable(server.errors.join('\n')));
 
@@ -235,10 +240,7 @@ void TestFaults::fileShrinksAfterFirstRead()
     QFETCH(QByteArray, layer);
     QFETCH(QString, file);
     QTemporaryDir dir;
-    QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("data"))));
-    QVERIFY(writeGeoTiff(dir.filePath(QStringLiteral("data/image.tif"))));
-    QVERIFY(writeShapefile(dir.filePath(QStringLiteral("data/points.shp"))));
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("faults.map")), mapText(layer)));
+    QVERIFY(writeFaultsMap(dir, layer));
     ServerOptions options;
     options.workers = 1;  // the same worker thread, so a per-thread cache is hit
     Server server({dir.filePath(QStringLiteral("faults.map"))}, options);
