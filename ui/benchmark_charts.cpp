@@ -30,7 +30,8 @@ QCustomPlot* makePlot(const QFont& font, const QString& xLabel, const QString& y
     auto* plot = new QCustomPlot;
     plot->legend->setVisible(true);
     plot->legend->setFont(font);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // Bottom right: the lines run high (throughput) or rise to the right (percentiles).
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
     plot->setMinimumHeight(160);

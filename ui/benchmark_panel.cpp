@@ -170,6 +170,7 @@ QWidget* BenchmarkPanel::createPresetRow()
     layout->addWidget(m_preset);
     layout->addWidget(m_layer);
     layout->addWidget(m_presetExtra, 1);
+    layout->addStretch(0);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &BenchmarkPanel::updatePresetFields);
     updatePresetFields();
     return row;

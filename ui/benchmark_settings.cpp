@@ -73,7 +73,7 @@ BenchmarkSettings::BenchmarkSettings(QWidget* parent)
     area->addWidget(browse);
     grid->addWidget(new QLabel(tr("Requests")), 2, 0);
     grid->addLayout(area, 2, 1, 1, 5);
-    grid->setColumnStretch(3, 1);
+    grid->setColumnStretch(6, 1);  // the fields keep their natural width
     connect(m_area, &QComboBox::currentIndexChanged, this, &BenchmarkSettings::updateAreaFields);
     connect(m_area, &QComboBox::currentIndexChanged, browse, [this, browse] {
         browse->setVisible(m_area->currentIndex() == int(Area::BboxFile));

@@ -83,7 +83,7 @@ RasterAdvisorPanel::RasterAdvisorPanel(MapDocument* document, BenchmarkPanel* be
     : QWidget(parent), m_document(document), m_benchmark(benchmark), m_tree(new QTreeWidget),
       m_refresh(new QPushButton(tr("Inspect again"))), m_cancel(new QPushButton(tr("Cancel"))),
       m_rerun(new QPushButton(tr("Re-run the benchmark to see the gain"))), m_progress(new QProgressBar),
-      m_status(new QLabel)
+      m_details(new QLabel), m_status(new QLabel)
 {
     qRegisterMetaType<maptune::RasterJobResult>();
     m_tree->setHeaderLabels({tr("Layer / file"), tr("Format"), tr("Size"), tr("Blocks"), tr("Overviews"),
@@ -97,6 +97,9 @@ RasterAdvisorPanel::RasterAdvisorPanel(MapDocument* document, BenchmarkPanel* be
     m_rerun->setVisible(false);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details->setText(tr("Select a file to see what its layout costs and what fixes it."));
 
     auto* buttons = new QHBoxLayout;
     for (RasterAction action : kActions) {
@@ -118,6 +121,7 @@ RasterAdvisorPanel::RasterAdvisorPanel(MapDocument* document, BenchmarkPanel* be
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_tree, 1);
+    layout->addWidget(m_details);
     layout->addLayout(buttons);
     layout->addLayout(progress);
     layout->addWidget(m_status);
@@ -241,12 +245,23 @@ bool RasterAdvisorPanel::selectFile(const QString& layer, const QString& path)
     return false;
 }
 
+QString RasterAdvisorPanel::detailsText() const
+{
+    return m_details->text();
+}
+
 void RasterAdvisorPanel::updateButtons()
 {
     QSet<int> offered;
-    if (QTreeWidgetItem* file = selectedFileItem()) {
-        for (int i = 0; i < file->childCount(); ++i)
+    QStringList advice;
+    QTreeWidgetItem* file = selectedFileItem();
+    if (file) {
+        for (int i = 0; i < file->childCount(); ++i) {
+            advice << file->child(i)->text(NameCol).toHtmlEscaped();
             for (const QVariant& a : file->child(i)->data(NameCol, ActionsRole).toList()) offered << a.toInt();
+        }
+        m_details->setText(QStringLiteral("<b>%1</b>: %2").arg(file->text(NameCol).toHtmlEscaped(),
+                                                             advice.isEmpty() ? tr("no advice") : advice.join(QStringLiteral("<br>"))));
     }
     for (int i = 0; i < int(std::size(kActions)); ++i) m_actions[i]->setEnabled(!m_busy && offered.contains(int(kActions[i])));
     m_cancel->setEnabled(m_busy);

@@ -34,6 +34,7 @@ public:
 
     QTreeWidget* tree() const { return m_tree; }
     QProgressBar* progressBar() const { return m_progress; }
+    QString detailsText() const;
     QPushButton* actionButton(RasterAction action) const;
     QPushButton* rerunButton() const { return m_rerun; }
     const QList<LayerRasterReport>& reports() const { return m_reports; }
@@ -68,6 +69,7 @@ private:
     QPushButton* m_cancel;
     QPushButton* m_rerun;
     QProgressBar* m_progress;
+    QLabel* m_details;   // the selected file's advice, in full
     QLabel* m_status;
     QFutureWatcher<QList<LayerRasterReport>> m_inspect;
     QFutureWatcher<RasterJobResult> m_action;

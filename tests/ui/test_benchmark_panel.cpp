@@ -9,6 +9,7 @@
 #include "benchmark_results_model.h"
 #include "benchmark_settings.h"
 #include "benchmark_target_list.h"
+#include "main_window.h"
 #include "map_document.h"
 #include "raster_advisor_panel.h"
 #include "server_panel.h"
@@ -112,6 +113,13 @@ QString writeFile(const QString& path, const QByteArray& bytes)
     return path;
 }
 
+// MAPTUNE_SCREENSHOT_DIR=DIR (e.g. under Xvfb with QT_QPA_PLATFORM=xcb): the
+// main window test runs longer and saves what it shows there as PNG.
+QString screenshotDir()
+{
+    return qEnvironmentVariable("MAPTUNE_SCREENSHOT_DIR");
+}
+
 QByteArray readFile(const QString& path)
 {
     QFile f(path);
@@ -178,6 +186,7 @@ private Q_SLOTS:
     void advisorListsStripedTiff();
     void advisorBuildsOverviews();
     void advisorConversionOffersComparison();
+    void mainWindowDocks();
 };
 
 void TestBenchmarkPanel::initTestCase()
@@ -379,6 +388,7 @@ void TestBenchmarkPanel::advisorListsStripedTiff()
     QVERIFY(!a.advisor->actionButton(RasterAction::BuildOverviews)->isEnabled());
     QVERIFY(a.advisor->selectFile(QStringLiteral("ortho"), a.tiff));
     QVERIFY(a.advisor->actionButton(RasterAction::BuildOverviews)->isEnabled());
+    QVERIFY(a.advisor->detailsText().contains(report.advice.first().message.toHtmlEscaped()));
     QVERIFY(a.advisor->actionButton(RasterAction::ConvertToTiledGeoTiff)->isEnabled()
             || a.advisor->actionButton(RasterAction::ConvertToCog)->isEnabled());
 }
@@ -429,6 +439,63 @@ void TestBenchmarkPanel::advisorConversionOffersComparison()
     for (const LoadReport& r : experiment.runs) QCOMPARE(r.ok, qint64(10));
     QCOMPARE(a.bench.panel->results()->rowCount(), 2);
     QVERIFY(experiment.summary[1].ratioToBaseline.has_value());
+}
+
+void TestBenchmarkPanel::mainWindowDocks()
+{
+    QTemporaryDir dir;
+    const QString tiff = dir.filePath("striped.tif");
+    QVERIFY(writeStripedTiff(tiff, 2048));
+    QByteArray text(kRasterMap);
+    text.replace("END\nEND", "END\n" + QByteArray(kSquares).mid(QByteArray(kSquares).indexOf("  LAYER")));
+    const QString path = writeFile(dir.filePath("ortho.map"), text);
+    MainWindow window;
+    QVERIFY(window.openFile(path));
+    QVERIFY(window.benchmarkPanel());
+    QVERIFY(window.rasterAdvisorPanel());
+    QVERIFY(window.raiseDock(QStringLiteral("rasterAdvisor")));
+    QVERIFY(window.raiseDock(QStringLiteral("benchmark")));
+    QTRY_COMPARE(window.rasterAdvisorPanel()->reports().size(), 1);
+
+    // "This map" is served by the Server dock: its log and the Timings dock see the benchmark.
+    BenchmarkPanel* panel = window.benchmarkPanel();
+    BenchmarkSettings* s = panel->settings();
+    const bool shots = !screenshotDir().isEmpty();
+    s->setConcurrency(2);
+    shots ? s->setDurationS(3) : s->setRequestCount(10);
+    s->setRounds(shots ? 3 : 1);
+    s->setImageSize(256, 256);
+    if (shots) {
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.serverPanel()->setPort(0);
+        QVERIFY(window.serverPanel()->start());
+        panel->targets()->addUrl(QStringLiteral("ortho only"),
+                                 window.serverPanel()->baseUrl()
+                                     + "?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=ortho&STYLES=&SRS=EPSG:3857"
+                                       "&BBOX={BBOX}&WIDTH={WIDTH}&HEIGHT={HEIGHT}&FORMAT=image/png");
+    }
+    window.serverPanel()->setPort(0);
+    QSignalSpy done(panel, &BenchmarkPanel::finished);
+    QString error;
+    QVERIFY2(panel->run(&error), qPrintable(error));
+    if (shots) {
+        QTest::qWait(8000);  // mid-run: live charts, progress, Timings under load
+        window.grab().save(screenshotDir() + "/benchmark-running.png");
+    }
+    QVERIFY(done.wait(120000));
+    QVERIFY(window.serverPanel()->isRunning());
+    QVERIFY(window.serverPanel()->servedCount() >= 10);
+    QVERIFY(window.timingsPanel()->historySize() > 0);
+    if (shots) {
+        QTest::qWait(500);
+        window.grab().save(screenshotDir() + "/benchmark.png");
+        window.raiseDock(QStringLiteral("rasterAdvisor"));
+        window.rasterAdvisorPanel()->selectFile(QStringLiteral("ortho"), tiff);
+        QTest::qWait(300);
+        window.grab().save(screenshotDir() + "/advisor.png");
+    }
 }
 
 QTEST_MAIN(TestBenchmarkPanel)
