@@ -104,6 +104,88 @@ Lut LutCurves::lutForBand(int band) const
     return Lut::fromPoints(pointsText(points(channel)).toLatin1());
 }
 
+namespace {
+
+QByteArray gimpLine(const QList<QPoint>& points)
+{
+    // GIMP 2.x keeps the ends in slots 0 and 16 and spreads the others between.
+    std::array<QPoint, LutCurves::kGimpPoints> cells;
+    cells.fill(QPoint(-1, -1));
+    const int n = int(points.size());
+    for (int i = 0; i < n; ++i) cells[size_t(n == 1 ? 0 : i * (LutCurves::kGimpPoints - 1) / (n - 1))] = points[i];
+    QByteArray line;
+    for (const QPoint& p : cells) line += QByteArray::number(p.x()) + ' ' + QByteArray::number(p.y()) + ' ';
+    return line + '\n';
+}
+
+std::optional<QList<QPoint>> gimpPoints(const QByteArray& line, QString* error)
+{
+    const QList<QByteArray> tokens = line.simplified().split(' ');
+    if (tokens.size() != 2 * LutCurves::kGimpPoints) {
+        if (error) *error = QObject::tr("a GIMP curves line holds %1 numbers, expected 34 (17 x,y pairs)").arg(tokens.size());
+        return std::nullopt;
+    }
+    QList<QPoint> points;
+    for (int i = 0; i < LutCurves::kGimpPoints; ++i) {
+        bool okX = false, okY = false;
+        const int x = tokens[2 * i].toInt(&okX), y = tokens[2 * i + 1].toInt(&okY);
+        if (!okX || !okY) {
+            if (error) *error = QObject::tr("a GIMP curves line holds '%1 %2', not two numbers")
+                                    .arg(QString::fromUtf8(tokens[2 * i]), QString::fromUtf8(tokens[2 * i + 1]));
+            return std::nullopt;
+        }
+        if (x >= 0) points << QPoint(x, y);
+    }
+    return points;
+}
+
+}  // namespace
+
+QByteArray LutCurves::toGimpCurves(QString* error) const
+{
+    bool perBand = false;
+    for (int band = 1; band <= 3; ++band) perBand |= !isIdentity(band);
+    std::array<QList<QPoint>, 5> lines;  // value, red, green, blue, alpha
+    lines.fill(identity());
+    if (!perBand) lines[0] = points(Master);
+    else
+        for (int band = 1; band <= 3; ++band) lines[size_t(band)] = points(isIdentity(band) ? Master : band);
+    QByteArray out("# GIMP Curves File\n");
+    for (const QList<QPoint>& line : lines) {
+        if (line.size() > kGimpPoints) {
+            if (error) *error = QObject::tr("a GIMP curves file holds at most %1 points per curve; this one has %2")
+                                    .arg(kGimpPoints).arg(line.size());
+            return {};
+        }
+        out += gimpLine(line);
+    }
+    return out;
+}
+
+std::optional<LutCurves> LutCurves::fromGimpCurves(const QByteArray& text, QString* error)
+{
+    QList<QByteArray> lines;
+    for (const QByteArray& l : text.split('\n'))
+        if (!l.trimmed().isEmpty()) lines << l;
+    if (lines.size() < 5 || !Lut::isGimpCurves(lines[0])) {
+        if (error) *error = QObject::tr("not a GIMP curves file: expected '# GIMP Curves File' and 5 curve lines");
+        return std::nullopt;
+    }
+    LutCurves curves;
+    for (int channel = Master; channel <= Blue; ++channel) {
+        const std::optional<QList<QPoint>> points = gimpPoints(lines[channel + 1], error);
+        if (!points) return std::nullopt;
+        curves.setPoints(channel, *points);
+    }
+    if (!curves.isIdentity(Master) && !(curves.isIdentity(Red) && curves.isIdentity(Green) && curves.isIdentity(Blue))) {
+        // MapServer composes value and channel curves; LUT and LUT_n replace each other.
+        if (error) *error = QObject::tr("the file curves both the value and a colour channel: "
+                                        "MapServer's PROCESSING LUT cannot say that as points");
+        return std::nullopt;
+    }
+    return curves;
+}
+
 bool isLutDirective(const QString& directive)
 {
     static const QRegularExpression re(QStringLiteral("^\\s*LUT(_\\d+)?\\s*[=:]"),

@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <array>
+#include <optional>
 
 class QTextDocument;
 
@@ -44,6 +45,17 @@ public:
     QStringList directives() const;
     // The table MapServer applies to output band 1..3 (identity when none).
     Lut lutForBand(int band) const;
+
+    // A GIMP 2.x curves file ("# GIMP Curves File", value/R/G/B/A lines of 17
+    // "x y" pairs, -1 -1 unused) that MapServer reads to the same tables:
+    // value = master when no band has its own curve, else value = identity
+    // and each band line = the curve MapServer uses for it. Empty, with a
+    // message, when a curve has more than 17 points.
+    QByteArray toGimpCurves(QString* error = nullptr) const;
+    // The curves of a GIMP curves file, when they are points of the editor's
+    // kind: a value curve with identity channels, or channels with an identity value curve.
+    static std::optional<LutCurves> fromGimpCurves(const QByteArray& text, QString* error = nullptr);
+    static constexpr int kGimpPoints = 17;
 
     bool operator==(const LutCurves& o) const { return m_points == o.m_points; }
 

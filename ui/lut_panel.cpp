@@ -1,5 +1,6 @@
 #include "lut_panel.h"
 
+#include "atomic_write.h"
 #include "lut_curve_widget.h"
 #include "map_document.h"
 
@@ -8,11 +9,15 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QGridLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -38,13 +43,23 @@ QImage renderWithoutLut(const MapDefPtr& map, const RenderRequest& request)
 
 LutPanel::LutPanel(MapDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_layers(new QComboBox), m_channels(new QComboBox),
-      m_curve(new LutCurveWidget), m_note(new QLabel), m_histogram(new QCustomPlot)
+      m_curve(new LutCurveWidget), m_note(new QLabel),
+      m_compare(new QCheckBox(tr("Before/after split on the map"))), m_histogram(new QCustomPlot)
 {
     m_channels->addItems({tr("Master (LUT)"), tr("Red (LUT_1)"), tr("Green (LUT_2)"), tr("Blue (LUT_3)")});
     m_channels->setToolTip(tr("As in MapServer, a band's LUT_n replaces the master LUT for that band"));
-    connect(m_layers, &QComboBox::currentTextChanged, this, [this] { loadCurves(); });
+    connect(m_layers, &QComboBox::currentTextChanged, this, [this] {
+        loadCurves();
+        emitCompare();
+    });
     connect(m_channels, &QComboBox::currentIndexChanged, this, &LutPanel::setChannel);
     connect(m_curve, &LutCurveWidget::pointsChanged, this, &LutPanel::curveEdited);
+    m_compare->setToolTip(tr("The canvas shows the layer without its LUT left of a divider you can drag"));
+    m_compare->setChecked(QSettings().value(QStringLiteral("lut/split")).toBool());  // as the user left it
+    connect(m_compare, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("lut/split"), on);
+        emitCompare();
+    });
 
     auto* write = new QPushButton(tr("Write to mapfile"));
     write->setToolTip(tr("Update the layer's PROCESSING \"LUT=...\" lines in the editor (one undo step)"));
@@ -90,6 +105,8 @@ LutPanel::LutPanel(MapDocument* document, QWidget* parent)
     layout->addWidget(m_curve, 3);
     layout->addLayout(presets);
     layout->addLayout(buttons);
+    layout->addLayout(createFileButtons());
+    layout->addWidget(m_compare);
     layout->addWidget(m_note);
     layout->addWidget(m_histogram, 2);
 
@@ -111,6 +128,69 @@ void LutPanel::setMap(MapDefPtr map)
     if (!previous.isEmpty() && m_layers->findText(previous) >= 0) m_layers->setCurrentText(previous);
     setEnabled(m_layers->count() > 0);
     loadCurves();
+    emitCompare();
+}
+
+QLayout* LutPanel::createFileButtons()
+{
+    auto* exportButton = new QPushButton(tr("Export GIMP curves…"));
+    exportButton->setToolTip(tr("Save the curves as a GIMP curves file (PROCESSING \"LUT=file.curves\" reads it)"));
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export GIMP curves"), layerName() + QStringLiteral(".curves"),
+                                                          tr("GIMP curves (*.curves);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !exportGimpCurves(path, &error)) QMessageBox::warning(this, tr("Export GIMP curves"), error);
+    });
+    auto* importButton = new QPushButton(tr("Import…"));
+    importButton->setToolTip(tr("Load the curves of a GIMP curves file into the editor"));
+    connect(importButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import GIMP curves"), {},
+                                                          tr("GIMP curves (*.curves);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !importGimpCurves(path, &error)) QMessageBox::warning(this, tr("Import GIMP curves"), error);
+    });
+    auto* row = new QHBoxLayout;
+    row->addWidget(importButton);
+    row->addStretch(1);
+    row->addWidget(exportButton);
+    return row;
+}
+
+bool LutPanel::exportGimpCurves(const QString& path, QString* error) const
+{
+    const QByteArray text = m_curves.toGimpCurves(error);
+    return !text.isEmpty() && writeFileAtomically(path, text, error);
+}
+
+bool LutPanel::importGimpCurves(const QString& path, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error) *error = tr("cannot open %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    const std::optional<LutCurves> curves = LutCurves::fromGimpCurves(f.read(64 * 1024), error);
+    if (!curves) return false;
+    setCurves(*curves);
+    Q_EMIT previewChanged(previewMap());
+    return true;
+}
+
+void LutPanel::setCompareEnabled(bool on) { m_compare->setChecked(on); }
+bool LutPanel::isCompareEnabled() const { return m_compare->isChecked(); }
+
+void LutPanel::emitCompare()
+{
+    Q_EMIT compareChanged(m_compare->isChecked() && isEnabled() ? mapWithoutLut() : nullptr);
+}
+
+MapDefPtr LutPanel::mapWithoutLut() const
+{
+    if (!m_map) return nullptr;
+    auto copy = std::make_shared<MapDef>(*m_map);
+    for (LayerDef& layer : copy->layers)
+        if (layer.name == layerName()) layer.processing = replaceLutDirectives(layer.processing, {});
+    return copy;
 }
 
 QString LutPanel::layerName() const { return m_layers->currentText(); }
@@ -184,9 +264,6 @@ bool LutPanel::writeToMapfile()
 void LutPanel::setHistogramView(const Rect& bbox, const QSize& size)
 {
     if (!m_map || layerName().isEmpty() || m_watcher.isRunning() || size.isEmpty()) return;
-    auto noLut = std::make_shared<MapDef>(*m_map);
-    for (LayerDef& layer : noLut->layers)
-        if (layer.name == layerName()) layer.processing = replaceLutDirectives(layer.processing, {});
     RenderRequest request;
     request.bbox = bbox;
     const QSize scaled = size.scaled(kHistogramMaxSide, kHistogramMaxSide, Qt::KeepAspectRatio);
@@ -196,7 +273,7 @@ void LutPanel::setHistogramView(const Rect& bbox, const QSize& size)
     request.layersGiven = true;
     request.encode = false;
     request.transparent = true;  // background pixels stay out of the histogram
-    const MapDefPtr map = noLut;
+    const MapDefPtr map = mapWithoutLut();
     m_watcher.setFuture(QtConcurrent::run([map, request] { return renderWithoutLut(map, request); }));
 }
 

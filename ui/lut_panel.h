@@ -2,7 +2,9 @@
 // The LUT editor dock: pick a raster layer and a channel, edit its curve,
 // preview on the canvas at once, write PROCESSING "LUT..." back into the
 // mapfile text as one undoable step. Histograms (QCustomPlot) show the
-// layer's pixels in the current view before and after the LUT.
+// layer's pixels in the current view before and after the LUT; a split view
+// on the canvas shows the layer without its LUT left of a draggable divider.
+// Curves import from and export to GIMP curves files.
 
 #include "lut_curves.h"
 
@@ -12,6 +14,7 @@
 #include <QImage>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -37,6 +40,14 @@ public:
     LutCurveWidget* curveWidget() const { return m_curve; }
     // The map with the edited curves in the selected layer's PROCESSING.
     MapDefPtr previewMap() const;
+    // The map with the selected layer's LUT directives removed.
+    MapDefPtr mapWithoutLut() const;
+    // Before/after split on the canvas (compareChanged carries the "before" map).
+    void setCompareEnabled(bool on);
+    bool isCompareEnabled() const;
+    // GIMP curves files: false with a message on failure.
+    bool exportGimpCurves(const QString& path, QString* error = nullptr) const;
+    bool importGimpCurves(const QString& path, QString* error = nullptr);
     // Histograms of the layer in this view, rendered without its LUT.
     void setHistogramView(const Rect& bbox, const QSize& size);
     // Histograms: [band 0..2][value 0..255]; before and after the LUT.
@@ -49,6 +60,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void previewChanged(maptune::MapDefPtr map);
+    // The map to show left of the canvas' divider; null: no split.
+    void compareChanged(maptune::MapDefPtr before);
     void histogramReady();
 
 private:
@@ -56,6 +69,8 @@ private:
     void curveEdited(const QList<QPoint>& points);
     void histogramRendered();
     void plotHistograms();
+    void emitCompare();
+    QLayout* createFileButtons();
 
     MapDocument* m_document;
     MapDefPtr m_map;
@@ -65,6 +80,7 @@ private:
     QComboBox* m_channels;
     LutCurveWidget* m_curve;
     QLabel* m_note;
+    QCheckBox* m_compare;
     QCustomPlot* m_histogram;
     QFutureWatcher<QImage> m_watcher;
     QList<QList<double>> m_before;

@@ -116,6 +116,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(editor, lut);
     editor->raise();
     connect(m_lut, &LutPanel::previewChanged, m_canvas, [this](MapDefPtr map) { m_canvas->setMap(map, true); });
+    connect(m_lut, &LutPanel::compareChanged, m_canvas, &MapCanvas::setCompareMap);
     connect(m_canvas, &MapCanvas::renderFinished, m_lut, [this, lut] {
         if (!lut->visibleRegion().isEmpty()) m_lut->setHistogramView(m_canvas->extent(), m_canvas->size());
     });
@@ -127,6 +128,7 @@ void MainWindow::createDocks()
     auto* server = makeDock(tr("Server"), QStringLiteral("serverDock"), m_server, this);
     addDockWidget(Qt::LeftDockWidgetArea, server);
     connect(m_document, &MapDocument::pathChanged, m_server, &ServerPanel::setMapPath);
+    connect(m_document, &MapDocument::mapChanged, m_server, &ServerPanel::setMap);
     connect(m_server, &ServerPanel::requestServed, m_timings, &TimingsPanel::addServedRequest);
     tabifyDockWidget(timings, server);
 

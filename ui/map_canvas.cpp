@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 
@@ -43,7 +44,7 @@ MapCanvas::MapCanvas(QWidget* parent) : QWidget(parent)
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(kCoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, &MapCanvas::startRender);
-    connect(&m_watcher, &QFutureWatcher<RenderResult>::finished, this, &MapCanvas::renderDone);
+    connect(&m_watcher, &QFutureWatcher<Job>::finished, this, &MapCanvas::renderDone);
 }
 
 MapCanvas::~MapCanvas()
@@ -67,6 +68,27 @@ void MapCanvas::setMap(MapDefPtr map, bool keepView)
     } else {
         scheduleRender();
     }
+}
+
+void MapCanvas::setCompareMap(MapDefPtr before)
+{
+    if (before == m_compare) return;
+    m_compare = std::move(before);
+    m_compareImage = {};
+    update();
+    if (m_compare) scheduleRender();
+}
+
+void MapCanvas::setSplitPosition(double fraction)
+{
+    m_split = std::clamp(fraction, 0.0, 1.0);
+    update();
+    Q_EMIT splitMoved(m_split);
+}
+
+bool MapCanvas::nearDivider(const QPointF& pixel) const
+{
+    return m_compare && std::abs(pixel.x() - m_split * width()) <= 6;
 }
 
 void MapCanvas::setVisibleLayers(const QStringList& layers)
@@ -177,8 +199,15 @@ void MapCanvas::startRender()
     m_renderExtent = *request.bbox;
     m_wall.start();
     const MapDefPtr map = m_map;  // a snapshot: edits never touch a running job
+    const MapDefPtr before = m_compare;
     TraceSink* sink = m_sink;
-    m_watcher.setFuture(QtConcurrent::run([map, request, sink] { return renderOnWorker(map, request, sink); }));
+    m_watcher.setFuture(QtConcurrent::run([map, before, request, sink] {
+        Job job{renderOnWorker(map, request, sink), {}};
+        // The comparison is no render of the map: it stays out of the timings.
+        if (before && job.result.ok() && !request.cancel.isCancelled())
+            job.before = renderOnWorker(before, request, nullptr).image;
+        return job;
+    }));
     update();
 }
 
@@ -190,7 +219,8 @@ void MapCanvas::renderDone()
         startRender();
         return;
     }
-    const RenderResult result = m_watcher.result();
+    const Job job = m_watcher.result();
+    const RenderResult& result = job.result;
     const double wallMs = m_wall.nsecsElapsed() / 1e6;
     if (!result.ok()) {
         Q_EMIT renderFailed(result.error);
@@ -198,6 +228,7 @@ void MapCanvas::renderDone()
         return;
     }
     m_image = result.image;
+    m_compareImage = job.before;
     m_imageExtent = m_renderExtent;
     update();
     if (!result.warnings.isEmpty()) Q_EMIT renderWarnings(result.warnings);
@@ -217,11 +248,43 @@ void MapCanvas::paintEvent(QPaintEvent*)
                             QPointF((m_imageExtent.maxx - e.minx) / upp, (e.maxy - m_imageExtent.miny) / upp));
         p.setRenderHint(QPainter::SmoothPixmapTransform, false);
         p.drawImage(target, m_image);
+        if (m_compare && !m_compareImage.isNull()) {
+            p.save();
+            p.setClipRect(QRectF(0, 0, m_split * width(), height()));
+            p.drawImage(target, m_compareImage);
+            p.restore();
+        }
     }
+    if (m_compare) paintDivider(p);
     if (m_watcher.isRunning()) {
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(rect().adjusted(6, 6, -6, -6), Qt::AlignRight | Qt::AlignTop, tr("rendering…"));
     }
+}
+
+void MapCanvas::paintDivider(QPainter& p)
+{
+    const double x = m_split * width();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(QColor(255, 255, 255, 230), 3));
+    p.drawLine(QPointF(x, 0), QPointF(x, height()));
+    p.setPen(QPen(QColor(40, 40, 40), 1));
+    p.drawLine(QPointF(x, 0), QPointF(x, height()));
+    const QRectF handle(x - 7, height() / 2.0 - 18, 14, 36);
+    p.setBrush(QColor(255, 255, 255, 230));
+    p.drawRoundedRect(handle, 4, 4);
+    const QFontMetrics fm(font());
+    const QString before = tr("without LUT"), after = tr("with LUT");
+    const auto label = [&](const QString& text, double left) {
+        const QRectF box(left, 6, fm.horizontalAdvance(text) + 10, fm.height() + 4);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0, 0, 0, 140));
+        p.drawRoundedRect(box, 3, 3);
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, text);
+    };
+    label(before, x - fm.horizontalAdvance(before) - 18);
+    label(after, x + 8);
 }
 
 void MapCanvas::resizeEvent(QResizeEvent*)
@@ -233,6 +296,10 @@ void MapCanvas::resizeEvent(QResizeEvent*)
 void MapCanvas::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() != Qt::LeftButton) return;
+    if (nearDivider(event->position())) {
+        m_draggingSplit = true;
+        return;
+    }
     m_dragging = true;
     m_dragStart = event->position().toPoint();
     m_dragView = m_view;
@@ -242,7 +309,15 @@ void MapCanvas::mousePressEvent(QMouseEvent* event)
 void MapCanvas::mouseMoveEvent(QMouseEvent* event)
 {
     Q_EMIT cursorMoved(toMap(event->position()));
-    if (!m_dragging) return;
+    if (m_draggingSplit) {
+        setSplitPosition(event->position().x() / std::max(1, width()));
+        return;
+    }
+    if (!m_dragging) {
+        if (nearDivider(event->position())) setCursor(Qt::SplitHCursor);
+        else setIdentifyMode(m_identifyMode);  // the mode's cursor
+        return;
+    }
     const QPoint d = event->position().toPoint() - m_dragStart;
     const double upp = m_dragView.unitsPerPixel;
     setView({m_dragView.centre - QPointF(d.x() * upp, -d.y() * upp), upp}, false);
@@ -257,6 +332,10 @@ void MapCanvas::setIdentifyMode(bool on)
 
 void MapCanvas::mouseReleaseEvent(QMouseEvent* event)
 {
+    if (event->button() == Qt::LeftButton && m_draggingSplit) {
+        m_draggingSplit = false;
+        return;
+    }
     if (event->button() != Qt::LeftButton || !m_dragging) return;
     m_dragging = false;
     setIdentifyMode(m_identifyMode);  // restores the mode's cursor

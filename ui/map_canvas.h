@@ -3,6 +3,8 @@
 // render-job contract, Qt's mandelbrot restart/abort). A new view cancels the
 // render in flight and the requests coalesce; the last image stays on screen,
 // scaled and shifted to the current view, until the new one arrives.
+// A comparison map (the LUT editor's "before") is rendered with each view
+// too and shown left of a draggable divider, the map itself right of it.
 
 #include "view_history.h"
 
@@ -15,6 +17,8 @@
 #include <QImage>
 #include <QTimer>
 #include <QWidget>
+
+class QPainter;
 
 namespace maptune {
 
@@ -31,6 +35,13 @@ public:
     // The layers to draw (RenderRequest::layers); unset: as the mapfile says.
     void setVisibleLayers(const QStringList& layers);
     void setTraceSink(TraceSink* sink) { m_sink = sink; }
+    // Before/after split: `before` left of the divider; null ends the split.
+    void setCompareMap(MapDefPtr before);
+    MapDefPtr compareMap() const { return m_compare; }
+    // The divider's place as a fraction of the width (0..1).
+    void setSplitPosition(double fraction);
+    double splitPosition() const { return m_split; }
+    const QImage& compareImage() const { return m_compareImage; }
 
     Rect extent() const;                   // image edges of the current view
     CanvasView view() const { return m_view; }
@@ -66,6 +77,7 @@ Q_SIGNALS:
     // A left click without a drag, at mapPoint (map CRS).
     void clicked(const QPointF& mapPoint);
     void historyChanged();
+    void splitMoved(double fraction);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -81,6 +93,8 @@ private:
     void renderDone();
     void zoomAbout(const QPointF& pixel, double factor);
     Rect extentOf(const CanvasView& view) const;
+    bool nearDivider(const QPointF& pixel) const;
+    void paintDivider(QPainter& p);
 
     MapDefPtr m_map;
     Crs m_crs;
@@ -93,10 +107,18 @@ private:
     ViewHistory m_history;
 
     QImage m_image;
+    MapDefPtr m_compare;
+    QImage m_compareImage;                 // `m_compare` in the view of m_image
+    double m_split = 0.5;
+    bool m_draggingSplit = false;
     Rect m_imageExtent;                    // the view m_image was drawn for
     Rect m_renderExtent;                   // the view of the job in flight
 
-    QFutureWatcher<RenderResult> m_watcher;
+    struct Job {
+        RenderResult result;
+        QImage before;
+    };
+    QFutureWatcher<Job> m_watcher;
     CancelToken m_inFlight;
     bool m_restart = false;                // a newer view waits for the worker
     QTimer m_coalesce;

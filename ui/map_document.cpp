@@ -1,5 +1,7 @@
 #include "map_document.h"
 
+#include "atomic_write.h"
+
 #include "mapfile/map_loader.h"
 #include "mapfile/map_validator.h"
 #include "mapfile/map_writer.h"
@@ -8,7 +10,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QPlainTextDocumentLayout>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace maptune {
@@ -17,21 +18,6 @@ namespace {
 
 constexpr int kPreviewDelayMs = 400;
 constexpr int kAutosaveMs = 30000;
-
-bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = QObject::tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    file.write(bytes);
-    if (!file.commit()) {
-        if (error) *error = QObject::tr("cannot save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    return true;
-}
 
 QByteArray readAll(const QString& path, QString* error)
 {
@@ -102,7 +88,7 @@ bool MapDocument::save(QString* error)
 
 bool MapDocument::saveAs(const QString& path, QString* error)
 {
-    if (!writeAtomically(path, m_text.toPlainText().toUtf8(), error)) return false;
+    if (!writeFileAtomically(path, m_text.toPlainText().toUtf8(), error)) return false;
     discardAutosave();
     if (QFileInfo(path).absoluteFilePath() != m_path) setPath(path);
     m_text.setModified(false);
@@ -149,7 +135,7 @@ bool MapDocument::recover(QString* error)
 
 bool MapDocument::writeAutosave(QString* error)
 {
-    return writeAtomically(autosavePath(m_path), m_text.toPlainText().toUtf8(), error);
+    return writeFileAtomically(autosavePath(m_path), m_text.toPlainText().toUtf8(), error);
 }
 
 void MapDocument::discardAutosave() { QFile::remove(autosavePath(m_path)); }

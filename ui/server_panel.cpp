@@ -1,5 +1,6 @@
 #include "server_panel.h"
 
+#include "pool_status_view.h"
 #include "request_relay.h"
 
 #include "server/http_server.h"
@@ -12,6 +13,7 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -38,7 +40,7 @@ ServerPanel::ServerPanel(QWidget* parent)
     : QWidget(parent), m_host(new QLineEdit(QStringLiteral("127.0.0.1"))), m_port(new QSpinBox),
       m_workers(new QSpinBox), m_startStop(new QPushButton(tr("Start"))), m_baseUrl(new QLineEdit),
       m_capsUrl(new QLineEdit), m_status(new QLabel), m_filter(new QLineEdit), m_log(new QTreeWidget),
-      m_poll(new QTimer(this)), m_relay(new RequestRelay(this))
+      m_pools(new PoolStatusView), m_poll(new QTimer(this)), m_relay(new RequestRelay(this))
 {
     m_port->setRange(0, 65535);
     m_port->setValue(8080);
@@ -81,11 +83,19 @@ ServerPanel::ServerPanel(QWidget* parent)
     m_log->setColumnWidth(StatusCol, 50);
     m_log->setColumnWidth(MsCol, 60);
 
+    auto* pools = new QGroupBox(tr("PostgreSQL pools"));
+    auto* poolLayout = new QVBoxLayout(pools);
+    poolLayout->setContentsMargins(2, 2, 2, 2);
+    poolLayout->addWidget(m_pools);
+    m_pools->setMaximumHeight(110);
+    pools->setVisible(false);  // shown for maps with PostGIS layers
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(form);
     layout->addLayout(logBar);
     layout->addWidget(m_log, 1);
+    layout->addWidget(pools);
 
     connect(m_startStop, &QPushButton::clicked, this, [this] {
         if (isRunning()) stop();
@@ -134,6 +144,35 @@ void ServerPanel::setMapPath(const QString& path)
         start();
     }
     updateStatus();
+}
+
+void ServerPanel::setMap(MapDefPtr map)
+{
+    m_editorMap = std::move(map);
+    m_pools->setMap(m_editorMap);
+    if (auto* box = qobject_cast<QGroupBox*>(m_pools->parentWidget())) box->setVisible(m_pools->poolCount() > 0);
+    // The pools serve the canvas too: their state is polled while there are any.
+    if (m_pools->poolCount() > 0) m_poll->start();
+    else if (!isRunning()) m_poll->stop();
+    if (isRunning() && serveEditorMap()) updateStatus();
+}
+
+bool ServerPanel::serveEditorMap()
+{
+    // Only a map of the served file: a map just opened elsewhere waits for setMapPath().
+    if (!m_editorMap || m_mapPath.isEmpty() || QFileInfo(m_editorMap->path) != QFileInfo(m_mapPath)) return false;
+    if (std::optional<QString> refused = m_registry->replaceMap(MapRegistry::nameForPath(m_mapPath), m_editorMap)) {
+        m_lastError = tr("The editor's text is not served: %1").arg(*refused);
+        return false;
+    }
+    m_lastError.clear();
+    return true;
+}
+
+int ServerPanel::servedGeneration() const
+{
+    const ServedMapPtr served = m_registry ? m_registry->single() : nullptr;
+    return served ? served->generation : 0;
 }
 
 void ServerPanel::setHost(const QString& host)
@@ -188,7 +227,7 @@ bool ServerPanel::start(QString* error)
         return false;
     };
     if (m_mapPath.isEmpty() || !QFileInfo::exists(m_mapPath))
-        return fail(tr("Save the mapfile first: the server serves the file on disk."));
+        return fail(tr("Save the mapfile first: the server starts from a file on disk."));
 
     ServerOptions options;
     options.host = m_host->text().trimmed();
@@ -203,8 +242,9 @@ bool ServerPanel::start(QString* error)
     if (std::optional<QString> failed = http->start()) return fail(tr("Cannot listen on %1:%2: %3")
                                                                    .arg(options.host).arg(options.port).arg(*failed));
     m_http = std::move(http);
-    m_registry->startWatching(kReloadPollMs);
     m_lastError.clear();
+    serveEditorMap();  // unsaved edits are served from the start
+    m_registry->startWatching(kReloadPollMs);
     m_poll->start();
     updateStatus();
     Q_EMIT runningChanged(true);
@@ -220,7 +260,7 @@ void ServerPanel::stop()
     m_http.reset();
     m_router.reset();
     m_registry.reset();
-    m_poll->stop();
+    if (m_pools->poolCount() == 0) m_poll->stop();
     updateStatus();
     Q_EMIT runningChanged(false);
 }
@@ -264,6 +304,7 @@ void ServerPanel::applyFilter()
 void ServerPanel::updateStatus()
 {
     const bool running = isRunning();
+    m_pools->refresh();
     m_startStop->setText(running ? tr("Stop") : tr("Start"));
     m_host->setEnabled(!running);
     m_port->setEnabled(!running);
@@ -280,9 +321,12 @@ void ServerPanel::updateStatus()
                        .arg(m_served).arg(m_errors).arg(inFlight());
     for (const MapStatus& s : m_registry->status()) {
         text += tr(" · %1 v%2").arg(s.name.toHtmlEscaped()).arg(s.generation);
+        const ServedMapPtr served = m_registry->find(s.name);
+        if (served && m_editorMap && served->map == m_editorMap) text += tr(" (the editor's text)");
         if (!s.lastError.isEmpty())
             text += tr(" <span style='color:#c02020'>(last save does not load: %1)</span>").arg(s.lastError.toHtmlEscaped());
     }
+    if (!m_lastError.isEmpty()) text += tr(" <span style='color:#c02020'>%1</span>").arg(m_lastError.toHtmlEscaped());
     m_status->setText(text);
 }
 

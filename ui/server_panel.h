@@ -1,9 +1,12 @@
 #pragma once
 // The embedded WMS server dock: start/stop serving the open mapfile on a
 // host:port, its URLs with copy buttons, live counters and a filterable
-// request log. The served map is the file on disk; the registry's watcher
-// reloads it after each save, so the server follows the editor's saves.
+// request log, the state of the PostgreSQL pools the map uses. The server
+// starts from the file on disk and then serves the editor's text whenever it
+// parses (setMap), saved or not; the registry's watcher still picks up a file
+// changed by another program.
 
+#include "mapfile/map_def.h"
 #include "server/request_observer.h"
 
 #include <QWidget>
@@ -21,6 +24,7 @@ namespace maptune {
 
 class HttpServer;
 class MapRegistry;
+class PoolStatusView;
 class RequestRelay;
 class ServiceRouter;
 
@@ -46,6 +50,9 @@ public:
     qint64 errorCount() const { return m_errors; }
     int inFlight() const;
     QTreeWidget* log() const { return m_log; }
+    PoolStatusView* pools() const { return m_pools; }
+    // The generation of the map being served (1 at start, +1 per new version); 0 when stopped.
+    int servedGeneration() const;
 
 public Q_SLOTS:
     // False (and the reason in *error and on the panel) when the map does not
@@ -53,6 +60,9 @@ public Q_SLOTS:
     bool start(QString* error = nullptr);
     void stop();
     void clearLog();
+    // The editor's newest good map. While running, a map of the served file
+    // becomes the served version at once (hot reload of unsaved edits).
+    void setMap(maptune::MapDefPtr map);
 
 Q_SIGNALS:
     void runningChanged(bool running);
@@ -63,9 +73,11 @@ private:
     void addToLog(const ServedRequest& request);
     void applyFilter();
     void updateStatus();
+    bool serveEditorMap();
     QWidget* createUrlRow(QLineEdit* field);
 
     QString m_mapPath;
+    MapDefPtr m_editorMap;
     QLineEdit* m_host;
     QSpinBox* m_port;
     QSpinBox* m_workers;
@@ -75,6 +87,7 @@ private:
     QLabel* m_status;
     QLineEdit* m_filter;
     QTreeWidget* m_log;
+    PoolStatusView* m_pools;
     QTimer* m_poll;
 
     RequestRelay* m_relay;

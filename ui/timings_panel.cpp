@@ -1,9 +1,15 @@
 #include "timings_panel.h"
 
+#include "atomic_write.h"
+#include "chart_export.h"
+
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDateTime>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QHBoxLayout>
 #include <QMap>
 #include <QPushButton>
@@ -13,12 +19,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace maptune {
 
 namespace {
 
-constexpr int kRolling = 120;  // renders kept in the line chart
+constexpr int kFinalDelayS = 2;  // a second's point is fixed this long after it ends (relay latency)
 
 struct Phase {
     const char* name;
@@ -115,16 +122,10 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     m_totalGraph->setName(tr("total"));
     m_totalGraph->setPen(QPen(QColor(0x33, 0x66, 0xcc), 1.5));
     m_totalGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
-    m_total->xAxis->setLabel(tr("render #"));
+    m_total->xAxis->setLabel(tr("seconds ago"));
+    m_total->xAxis->setRange(-m_windowS, 0);
     m_total->yAxis->setLabel(tr("total ms"));
     m_total->setMinimumHeight(120);
-
-    auto* clearButton = new QPushButton(tr("Clear"));
-    connect(clearButton, &QPushButton::clicked, this, &TimingsPanel::clear);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_pause);
-    bar->addStretch(1);
-    bar->addWidget(clearButton);
 
     QCPBars* dbBelow = nullptr;
     for (const DbPhase& phase : kDbPhases) {
@@ -150,7 +151,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addLayout(bar);
+    layout->addLayout(createToolBar());
     layout->addWidget(m_tabs, 1);
 }
 
@@ -170,24 +171,98 @@ QWidget* TimingsPanel::createServerPlot()
     m_server->yAxis->setLabel(tr("requests/s"));
     m_server->yAxis2->setLabel(tr("latency ms"));
     m_server->yAxis2->setVisible(true);
-    m_server->xAxis->setRange(-kServerHistoryS, 0);
+    m_server->xAxis->setRange(-m_windowS, 0);
     // Seconds pass while idle too: the lines scroll once a second while there is data.
     m_serverTick->setInterval(1000);
     connect(m_serverTick, &QTimer::timeout, this, [this] {
-        if (m_served.empty()) m_serverTick->stop();
-        replotServer(QDateTime::currentMSecsSinceEpoch());
+        if (m_served.empty() && m_serverPoints.empty() && m_totals.empty()) m_serverTick->stop();
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        replotServer(now);
+        replotTotals(now);
     });
     return m_server;
+}
+
+QLayout* TimingsPanel::createToolBar()
+{
+    m_window = new QComboBox;
+    for (int seconds : windowChoices())
+        m_window->addItem(seconds == 0 ? tr("All") : seconds < 120 ? tr("Last %1 s").arg(seconds)
+                                                                   : tr("Last %1 min").arg(seconds / 60),
+                          seconds);
+    m_window->setCurrentIndex(int(windowChoices().indexOf(m_windowS)));
+    m_window->setToolTip(tr("Time window of the render total and server charts"));
+    connect(m_window, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setWindowSeconds(m_window->itemData(index).toInt()); });
+    auto* png = new QPushButton(tr("PNG…"));
+    png->setToolTip(tr("Save the charts of this tab as a PNG image"));
+    connect(png, &QPushButton::clicked, this, [this] { exportWithDialog(true); });
+    auto* csvButton = new QPushButton(tr("CSV…"));
+    csvButton->setToolTip(tr("Save the data of every chart as CSV"));
+    connect(csvButton, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
+    auto* clearButton = new QPushButton(tr("Clear"));
+    connect(clearButton, &QPushButton::clicked, this, &TimingsPanel::clear);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_pause);
+    bar->addWidget(m_window);
+    bar->addStretch(1);
+    bar->addWidget(png);
+    bar->addWidget(csvButton);
+    bar->addWidget(clearButton);
+    return bar;
+}
+
+void TimingsPanel::setWindowSeconds(int seconds)
+{
+    m_windowS = std::max(0, seconds);
+    const int index = m_window->findData(m_windowS);
+    if (index >= 0 && index != m_window->currentIndex()) m_window->setCurrentIndex(index);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    replotServer(now);
+    replotTotals(now);
+}
+
+bool TimingsPanel::exportPng(const QString& path, QString* error)
+{
+    QList<QCustomPlot*> plots;
+    if (m_tabs->currentIndex() == 0) plots = {m_layers, m_total};
+    else plots = {qobject_cast<QCustomPlot*>(m_tabs->currentWidget())};
+    for (QCustomPlot* plot : std::as_const(plots)) plot->replot(QCustomPlot::rpImmediateRefresh);
+    return savePlotsPng(plots, path, error);
+}
+
+QByteArray TimingsPanel::csv() const
+{
+    return plotsCsv({{QStringLiteral("render_layers"), m_layers}, {QStringLiteral("render_total"), m_total},
+                     {QStringLiteral("database"), m_db}, {QStringLiteral("server"), m_server}});
+}
+
+bool TimingsPanel::exportCsv(const QString& path, QString* error) const
+{
+    return writeFileAtomically(path, csv(), error);
+}
+
+void TimingsPanel::exportWithDialog(bool png)
+{
+    const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    const QString path = png ? QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("maptune-timings-%1.png").arg(stamp),
+                                                            tr("PNG images (*.png)"))
+                             : QFileDialog::getSaveFileName(this, tr("Export chart data"), QStringLiteral("maptune-timings-%1.csv").arg(stamp),
+                                                            tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!(png ? exportPng(path, &error) : exportCsv(path, &error))) QMessageBox::warning(this, tr("Export"), error);
 }
 
 void TimingsPanel::addTrace(const Trace& trace)
 {
     if (m_pause->isChecked()) return;
-    ++m_count;
-    m_totals.append(trace.totalMs);
-    if (m_totals.size() > kRolling) m_totals.removeFirst();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_totals.push_back({now, trace.totalMs});
+    while (m_totals.front().atMs < now - 1000LL * kMaxHistoryS) m_totals.pop_front();
     replotLayers(trace);
-    replotTotals();
+    replotTotals(now);
+    if (!m_serverTick->isActive()) m_serverTick->start();
     if (std::any_of(trace.layers.begin(), trace.layers.end(), [](const LayerTrace& lt) { return !lt.db.isEmpty(); }))
         replotDb(trace);
 }
@@ -196,13 +271,10 @@ void TimingsPanel::addServedRequest(const ServedRequest& request)
 {
     if (m_pause->isChecked()) return;
     m_served.push_back({request.finishedMs, request.ms});
-    const qint64 oldest = request.finishedMs - 1000LL * (kServerHistoryS + kLatencyWindowS + 1);
-    while (!m_served.empty() && m_served.front().finishedMs < oldest) m_served.pop_front();
+    if (m_nextFinalS == 0) m_nextFinalS = request.finishedMs / 1000;
     if (request.trace) addTrace(*request.trace);
-    if (!m_serverTick->isActive()) {
-        m_serverTick->start();
-        replotServer(QDateTime::currentMSecsSinceEpoch());
-    }
+    // The tick draws it within a second: charts never replot per request under load.
+    if (!m_serverTick->isActive()) m_serverTick->start();
 }
 
 void TimingsPanel::replotDb(const Trace& trace)
@@ -221,34 +293,74 @@ void TimingsPanel::replotDb(const Trace& trace)
     setStackedBars(m_db, m_dbPhases, m_dbLayers, values);
 }
 
+TimingsPanel::ServerPoint TimingsPanel::serverPointAt(qint64 second) const
+{
+    // Requests finished in that second, and the latency percentiles of the
+    // requests finished in the window ending with it.
+    const qint64 end = (second + 1) * 1000;
+    const qint64 begin = end - 1000LL * kLatencyWindowS;
+    ServerPoint point;
+    QList<double> window;
+    for (const Served& r : m_served) {
+        if (r.finishedMs >= end || r.finishedMs < begin) continue;
+        window << r.ms;
+        if (r.finishedMs >= end - 1000) point.rate += 1;
+    }
+    point.hasLatency = !window.isEmpty();
+    point.p50 = percentile(window, 50);
+    point.p95 = percentile(window, 95);
+    return point;
+}
+
+void TimingsPanel::finalizeSeconds(qint64 nowS)
+{
+    // Seconds that get no more requests become one point each; the raw
+    // requests are then kept only as far back as the next latency window needs.
+    if (m_nextFinalS == 0) return;
+    for (; m_nextFinalS < nowS - kFinalDelayS; ++m_nextFinalS) {
+        if (m_served.empty() || m_served.back().finishedMs < (m_nextFinalS - kLatencyWindowS) * 1000) {
+            m_nextFinalS = nowS - kFinalDelayS;  // idle since: nothing to summarize
+            break;
+        }
+        const ServerPoint point = serverPointAt(m_nextFinalS);
+        if (point.hasLatency) m_serverPoints[m_nextFinalS] = point;
+    }
+    const qint64 keepFrom = (m_nextFinalS + 1 - kLatencyWindowS) * 1000;
+    while (!m_served.empty() && m_served.front().finishedMs < keepFrom) m_served.pop_front();
+    while (m_serverPoints.size() > size_t(kMaxHistoryS)) m_serverPoints.erase(m_serverPoints.begin());
+}
+
 void TimingsPanel::replotServer(qint64 nowMs)
 {
-    // One point per whole second: requests finished in that second, and the
-    // latency percentiles of the requests finished in the window ending there.
+    const qint64 nowS = nowMs / 1000;
+    finalizeSeconds(nowS);
+    qint64 firstS = nowS - m_windowS;
+    if (m_windowS == 0) {
+        firstS = nowS - 10;
+        if (!m_serverPoints.empty()) firstS = std::min(firstS, m_serverPoints.begin()->first);
+        if (!m_served.empty()) firstS = std::min(firstS, m_served.front().finishedMs / 1000);
+    }
     QVector<double> keys, rate, p50, p95;
     double maxRate = 1, maxMs = 1;
-    const qint64 nowS = nowMs / 1000;
-    for (qint64 s = nowS - kServerHistoryS; s <= nowS; ++s) {
-        const qint64 end = (s + 1) * 1000;
-        const qint64 begin = end - 1000LL * kLatencyWindowS;
-        int inSecond = 0;
-        QList<double> window;
-        for (const Served& r : m_served) {
-            if (r.finishedMs >= end || r.finishedMs < begin) continue;
-            window << r.ms;
-            if (r.finishedMs >= end - 1000) ++inSecond;
+    for (qint64 s = firstS; s <= nowS; ++s) {
+        ServerPoint point;
+        if (s < m_nextFinalS) {
+            const auto it = m_serverPoints.find(s);
+            if (it != m_serverPoints.end()) point = it->second;
+        } else {
+            point = serverPointAt(s);
         }
         keys << double(s - nowS);
-        rate << inSecond;
-        const double q50 = percentile(window, 50), q95 = percentile(window, 95);
-        p50 << (window.isEmpty() ? qQNaN() : q50);
-        p95 << (window.isEmpty() ? qQNaN() : q95);
-        maxRate = std::max(maxRate, double(inSecond));
-        maxMs = std::max(maxMs, q95);
+        rate << point.rate;
+        p50 << (point.hasLatency ? point.p50 : qQNaN());
+        p95 << (point.hasLatency ? point.p95 : qQNaN());
+        maxRate = std::max(maxRate, point.rate);
+        maxMs = std::max(maxMs, point.hasLatency ? point.p95 : 0.0);
     }
     m_rate->setData(keys, rate, true);
     m_p50->setData(keys, p50, true);
     m_p95->setData(keys, p95, true);
+    m_server->xAxis->setRange(double(firstS - nowS), 0);
     m_server->yAxis->setRange(0, maxRate * 1.15);
     m_server->yAxis2->setRange(0, maxMs * 1.15);
     m_server->replot(QCustomPlot::rpQueuedReplot);
@@ -257,12 +369,13 @@ void TimingsPanel::replotServer(qint64 nowMs)
 void TimingsPanel::clear()
 {
     m_totals.clear();
-    m_count = 0;
     for (QCPBars* bars : std::as_const(m_phases)) bars->data()->clear();
     m_totalGraph->data()->clear();
     for (QCPBars* bars : std::as_const(m_dbPhases)) bars->data()->clear();
     m_dbLayers.clear();
     m_served.clear();
+    m_serverPoints.clear();
+    m_nextFinalS = 0;
     for (QCPGraph* g : {m_rate, m_p50, m_p95}) g->data()->clear();
     m_layers->replot();
     m_total->replot();
@@ -297,18 +410,20 @@ void TimingsPanel::replotLayers(const Trace& trace)
     m_layers->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TimingsPanel::replotTotals()
+void TimingsPanel::replotTotals(qint64 nowMs)
 {
     QVector<double> keys, values;
-    const qint64 first = m_count - m_totals.size() + 1;
-    double maxMs = 1;
-    for (int i = 0; i < m_totals.size(); ++i) {
-        keys << double(first + i);
-        values << m_totals[i];
-        maxMs = std::max(maxMs, m_totals[i]);
+    const qint64 from = m_windowS == 0 ? std::numeric_limits<qint64>::min() : nowMs - 1000LL * m_windowS;
+    double maxMs = 1, oldest = -10;
+    for (const Render& r : m_totals) {
+        if (r.atMs < from) continue;
+        keys << (r.atMs - nowMs) / 1000.0;
+        values << r.totalMs;
+        maxMs = std::max(maxMs, r.totalMs);
+        oldest = std::min(oldest, keys.last());
     }
     m_totalGraph->setData(keys, values, true);
-    m_total->xAxis->setRange(first - 0.5, std::max<double>(first + 9.5, m_count + 0.5));
+    m_total->xAxis->setRange(m_windowS == 0 ? std::floor(oldest) : -m_windowS, 0);
     m_total->yAxis->setRange(0, maxMs * 1.15);
     m_total->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -4,6 +4,8 @@
 // rolling line of total render time; Database -- the last render's database
 // time per layer stacked by pool wait, connect, query and fetch; Server --
 // served requests per second and p50/p95 latency over a rolling window.
+// The time charts show a chosen window (last 30 s, 2 min, 10 min or all);
+// charts export as PNG (QCustomPlot) and their data as CSV.
 // Fed on the GUI thread (see TraceRelay and RequestRelay).
 
 #include "server/request_observer.h"
@@ -12,11 +14,13 @@
 #include <QWidget>
 
 #include <deque>
+#include <map>
 
 class QCustomPlot;
 class QCPBars;
 class QCPGraph;
 class QCheckBox;
+class QComboBox;
 class QTabWidget;
 class QTimer;
 
@@ -39,7 +43,21 @@ public:
     // Nearest-rank percentile (p in 0..100) of unsorted values; 0 when empty.
     static double percentile(QList<double> values, double p);
     static constexpr int kLatencyWindowS = 5;   // p50/p95 over the last seconds
-    static constexpr int kServerHistoryS = 120; // seconds shown in the server chart
+    static constexpr int kMaxHistoryS = 24 * 3600;  // what "all" keeps at most
+
+    // The time charts' window in seconds; 0: everything since the last clear.
+    void setWindowSeconds(int seconds);
+    int windowSeconds() const { return m_windowS; }
+    static QList<int> windowChoices() { return {30, 120, 600, 0}; }
+
+    // The current tab's charts as one PNG (QCustomPlot::savePng, stacked when
+    // the tab holds two). False with a message on failure.
+    bool exportPng(const QString& path, QString* error = nullptr);
+    // Every chart's data, one row per point: chart,series,x,label,value
+    // (x: seconds before now for the time charts, the bar number for bars,
+    // whose label names the layer).
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+    QByteArray csv() const;
 
 public Q_SLOTS:
     // A finished render (canvas or served); its DB calls feed the Database tab.
@@ -47,14 +65,22 @@ public Q_SLOTS:
     // A served request: throughput and latency; its trace goes to addTrace().
     void addServedRequest(const maptune::ServedRequest& request);
     void clear();
-    // Recomputes the server chart for the window ending at nowMs (epoch ms).
+    // Recompute the time charts for the window ending at nowMs (epoch ms).
     void replotServer(qint64 nowMs);
+    void replotTotals(qint64 nowMs);
 
 private:
     void replotLayers(const Trace& trace);
-    void replotTotals();
     void replotDb(const Trace& trace);
     QWidget* createServerPlot();
+    QLayout* createToolBar();
+    void exportWithDialog(bool png);
+    struct ServerPoint {
+        double rate = 0, p50 = 0, p95 = 0;
+        bool hasLatency = false;
+    };
+    ServerPoint serverPointAt(qint64 second) const;
+    void finalizeSeconds(qint64 nowS);
 
     QCustomPlot* m_layers;
     QCustomPlot* m_total;
@@ -70,13 +96,22 @@ private:
     QTimer* m_serverTick;
     QTabWidget* m_tabs;
     QCheckBox* m_pause;
-    QList<double> m_totals;
-    qint64 m_count = 0;
+    QComboBox* m_window = nullptr;
+    int m_windowS = 120;
+    struct Render {
+        qint64 atMs;
+        double totalMs;
+    };
+    std::deque<Render> m_totals;  // oldest first, kMaxHistoryS kept
     struct Served {
         qint64 finishedMs;
         double ms;
     };
-    std::deque<Served> m_served;  // oldest first, kServerHistoryS + window kept
+    // Served requests of the seconds not yet summarized (and the latency
+    // window before them); older seconds live on as one point each.
+    std::deque<Served> m_served;
+    std::map<qint64, ServerPoint> m_serverPoints;  // by epoch second; idle seconds absent
+    qint64 m_nextFinalS = 0;                       // first second not summarized; 0: none yet
 };
 
 }  // namespace maptune

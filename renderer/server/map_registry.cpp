@@ -110,6 +110,28 @@ QList<MapStatus> MapRegistry::status() const
     return out;
 }
 
+std::optional<QString> MapRegistry::replaceMap(const QString& name, MapDefPtr map)
+{
+    const ServedMapPtr old = find(name);
+    if (!old) return QStringLiteral("no served map is named '%1'").arg(name);
+    if (!map) return QStringLiteral("no map to serve as '%1'").arg(name);
+    // The same bounds as a map loaded from its file: an edit cannot widen what the server reads.
+    LoadResult checked;
+    checked.diagnostics = checkDataRoots(*map);
+    if (hasErrors(checked.diagnostics)) return diagnosticsText(checked);
+    const FileStamp stamp = stampOf(old->path);
+    auto next = std::make_shared<ServedMap>(ServedMap{name, old->path, map, WmsService(map), 0});
+    std::lock_guard lock(m_mutex);
+    Entry& entry = m_maps.at(name);
+    next->generation = entry.current->generation + 1;  // a reload may have come in between
+    entry.current = std::move(next);
+    entry.stamp = stamp;
+    entry.status.generation = entry.current->generation;
+    entry.status.reloads++;
+    entry.status.lastError.clear();
+    return std::nullopt;
+}
+
 void MapRegistry::checkForChanges()
 {
     QList<std::pair<QString, FileStamp>> changed;

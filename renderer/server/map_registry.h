@@ -63,6 +63,13 @@ public:
     static bool isValidName(const QString& name);
     static QString nameForPath(const QString& path);
 
+    // Serves `map` (parsed elsewhere: the workbench editor's unsaved text) as
+    // the next version of the served map `name`. The file as it is now counts
+    // as seen, so the watcher reloads from disk only after the file changes
+    // again. An error instead for an unknown name, a null map or a map the
+    // registry would not load from a file either.
+    std::optional<QString> replaceMap(const QString& name, MapDefPtr map);
+
     // Looks at every mapfile once (size, mtime, inode) and reloads the changed ones.
     void checkForChanges();
     // A background thread calling checkForChanges() every intervalMs.

@@ -1,0 +1,213 @@
+// Workbench tests: the timings panel: database series, percentiles, served traffic.
+
+#include "ui_test_support.h"
+
+#include "timings_panel.h"
+
+#include "render/engine.h"
+
+#include <qcustomplot.h>
+
+#include <QImage>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace maptune;
+using namespace maptune::testing;
+
+class TestUiTimings : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void timingsDbSeries();
+    void timingsPercentile_data();
+    void timingsPercentile();
+    void timingsServedRequests();
+    void timeWindowLimitsServerChart_data();
+    void timeWindowLimitsServerChart();
+    void exportsCsvAndPng();
+};
+
+void TestUiTimings::initTestCase()
+{
+    initEngine();
+}
+
+void TestUiTimings::timingsDbSeries()
+{
+    TimingsPanel panel;
+    Trace trace;
+    trace.layers << layerTrace("roads", 30) << layerTrace("water", 5);
+    DbTrace first, second;
+    first.poolWaitMs = 1;
+    first.connectMs = 2;
+    first.queryMs = 10;
+    first.fetchMs = 4;
+    second.poolWaitMs = 0.5;
+    second.queryMs = 3;
+    second.fetchMs = 1;
+    trace.layers[0].db << first << second;
+    panel.addTrace(trace);
+    QCOMPARE(panel.dbLayers(), QStringList({"roads"}));  // "water" made no DB calls
+    // Bars 0..3: pool wait, connect, query, fetch; one bar per DB layer, summed over its calls.
+    const QList<double> expected{1.5, 2, 13, 5};
+    for (int phase = 0; phase < 4; ++phase) {
+        auto* bars = qobject_cast<QCPBars*>(panel.dbPlot()->plottable(phase));
+        QVERIFY(bars);
+        QCOMPARE(bars->data()->size(), 1);
+        QCOMPARE(bars->data()->at(0)->value, expected[phase]);
+    }
+    // A later render without DB calls keeps the last DB picture.
+    Trace plain;
+    plain.layers << layerTrace("water", 5);
+    panel.addTrace(plain);
+    QCOMPARE(panel.dbLayers(), QStringList({"roads"}));
+}
+void TestUiTimings::timingsPercentile_data()
+{
+    QTest::addColumn<QList<double>>("values");
+    QTest::addColumn<double>("p");
+    QTest::addColumn<double>("expected");
+    // Nearest rank: the ceil(p/100*n)-th smallest.
+    QTest::newRow("empty") << QList<double>{} << 50.0 << 0.0;
+    QTest::newRow("one") << QList<double>{7} << 95.0 << 7.0;
+    QTest::newRow("p50 of 4") << QList<double>{4, 1, 3, 2} << 50.0 << 2.0;
+    QTest::newRow("p95 of 20") << QList<double>{20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
+                               << 95.0 << 19.0;
+    QTest::newRow("p100") << QList<double>{3, 9, 1} << 100.0 << 9.0;
+}
+void TestUiTimings::timingsPercentile()
+{
+    QFETCH(QList<double>, values);
+    QFETCH(double, p);
+    QFETCH(double, expected);
+    QCOMPARE(TimingsPanel::percentile(values, p), expected);
+}
+void TestUiTimings::timingsServedRequests()
+{
+    TimingsPanel panel;
+    const qint64 now = 1'700'000'000'000;  // a whole second
+    // Three requests in the last second (10, 20, 30 ms), one 2 s before (100 ms).
+    for (auto [at, ms] : {std::pair{now - 2500, 100.0}, {now - 900, 10.0}, {now - 500, 20.0}, {now - 100, 30.0}}) {
+        ServedRequest r;
+        r.finishedMs = at;
+        r.ms = ms;
+        r.status = 200;
+        panel.addServedRequest(r);
+    }
+    panel.replotServer(now - 1);  // the second [now-1000, now) is the newest point
+    QCPGraph* rate = panel.serverPlot()->graph(0);
+    QCPGraph* p50 = panel.serverPlot()->graph(1);
+    QCPGraph* p95 = panel.serverPlot()->graph(2);
+    const int last = rate->data()->size() - 1;
+    QCOMPARE(rate->data()->at(last)->value, 3.0);
+    QCOMPARE(rate->data()->at(last - 1)->value, 0.0);
+    QCOMPARE(rate->data()->at(last - 2)->value, 1.0);
+    // The window of the newest point holds all four: p50 = 2nd smallest, p95 = largest.
+    QCOMPARE(p50->data()->at(last)->value, 20.0);
+    QCOMPARE(p95->data()->at(last)->value, 100.0);
+}
+
+void TestUiTimings::timeWindowLimitsServerChart_data()
+{
+    QTest::addColumn<int>("window");
+    QTest::addColumn<int>("requests");
+    // Requests 20 s, 90 s, 400 s and 3000 s before now.
+    QTest::newRow("last 30 s") << 30 << 1;
+    QTest::newRow("last 2 min") << 120 << 2;
+    QTest::newRow("last 10 min") << 600 << 3;
+    QTest::newRow("all") << 0 << 4;
+}
+
+void TestUiTimings::timeWindowLimitsServerChart()
+{
+    QFETCH(int, window);
+    QFETCH(int, requests);
+    TimingsPanel panel;
+    panel.setWindowSeconds(window);
+    QCOMPARE(panel.windowSeconds(), window);
+    const qint64 now = 1'700'000'000'000;
+    for (auto [agoS, ms] : {std::pair{3000, 40.0}, {400, 30.0}, {90, 20.0}, {20, 10.0}}) {
+        ServedRequest r;
+        r.finishedMs = now - agoS * 1000 + 500;
+        r.ms = ms;
+        r.status = 200;
+        panel.addServedRequest(r);
+    }
+    panel.replotServer(now);
+    QCPGraph* rate = panel.serverPlot()->graph(0);
+    QCPGraph* p95 = panel.serverPlot()->graph(2);
+    double count = 0;
+    for (auto it = rate->data()->constBegin(); it != rate->data()->constEnd(); ++it) count += it->value;
+    QCOMPARE(count, double(requests));
+    const double span = window == 0 ? 3000 : window;
+    QCOMPARE(panel.serverPlot()->xAxis->range().lower, -span);
+    QCOMPARE(rate->data()->constBegin()->key, -span);
+    // The oldest request's second, long summarized, keeps its latency (p95 of its window: 40 ms).
+    if (window == 0) {
+        QCOMPARE(rate->data()->at(0)->value, 1.0);
+        QCOMPARE(p95->data()->at(0)->value, 40.0);
+    }
+    // The newest point's window holds no request: no latency drawn.
+    QVERIFY(std::isnan(p95->data()->at(p95->data()->size() - 1)->value));
+}
+
+void TestUiTimings::exportsCsvAndPng()
+{
+    TimingsPanel panel;
+    panel.resize(500, 420);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    Trace trace;
+    trace.totalMs = 42;
+    trace.layers << layerTrace("roads", 30) << layerTrace("water, lakes", 5);
+    trace.layers[0].drawMs = 25;
+    trace.layers[1].readMs = 4;
+    DbTrace db;
+    db.queryMs = 12;
+    trace.layers[0].db << db;
+    panel.addTrace(trace);
+
+    const QByteArray csv = panel.csv();
+    const QList<QByteArray> rows = csv.split('\n');
+    QCOMPARE(rows.first(), QByteArray("chart,series,x,label,value"));
+    QVERIFY2(rows.contains("render_layers,draw,1,roads,25"), csv.constData());
+    QVERIFY2(rows.contains("render_layers,read,2,\"water, lakes\",4"), csv.constData());  // quoted: a comma
+    QVERIFY2(rows.contains("database,query,1,roads,12"), csv.constData());
+    int totals = 0;
+    for (const QByteArray& row : rows) {
+        if (!row.startsWith("render_total,total,")) continue;
+        ++totals;
+        QVERIFY(row.endsWith(",,42"));
+        QVERIFY(std::abs(row.split(',')[2].toDouble()) < 5);  // seconds ago: just now
+    }
+    QCOMPARE(totals, 1);
+
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(panel.exportCsv(dir.filePath("t.csv"), &error), qPrintable(error));
+    QCOMPARE(readFile(dir.filePath("t.csv")), csv);
+    QVERIFY(!panel.exportCsv(dir.filePath("missing/t.csv"), &error));
+    QVERIFY(error.contains("missing"));
+
+    // PNG of the Render tab: the bars and the total line stacked, as drawn by QCustomPlot.
+    panel.tabs()->setCurrentIndex(0);
+    QVERIFY2(panel.exportPng(dir.filePath("render.png"), &error), qPrintable(error));
+    const QImage render(dir.filePath("render.png"));
+    QCOMPARE(render.width(), panel.layerPlot()->width());
+    QCOMPARE(render.height(), panel.layerPlot()->height() + panel.totalPlot()->height());
+    bool drawColour = false;  // the "draw" phase's bar fill
+    for (int y = 0; y < render.height() && !drawColour; ++y)
+        for (int x = 0; x < render.width() && !drawColour; ++x)
+            drawColour = QColor(render.pixel(x, y)) == QColor(0xfc, 0x8d, 0x62);
+    QVERIFY(drawColour);
+    panel.tabs()->setCurrentIndex(1);
+    QVERIFY2(panel.exportPng(dir.filePath("db.png"), &error), qPrintable(error));
+    QCOMPARE(QImage(dir.filePath("db.png")).size(), panel.dbPlot()->size());
+}
+
+QTEST_MAIN(TestUiTimings)
+#include "test_ui_timings.moc"
