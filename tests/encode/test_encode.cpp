@@ -5,6 +5,7 @@
 #include "encode/output_format.h"
 #include "sample_images.h"
 
+#include <QtEndian>
 #include <QtTest>
 
 #include <cmath>
@@ -71,6 +72,23 @@ double psnr(const QImage& a, const QImage& b) {
 // PNG IHDR fields straight from the file bytes.
 int pngBitDepth(const QByteArray& png) { return static_cast<uint8_t>(png.at(24)); }
 int pngColorType(const QByteArray& png) { return static_cast<uint8_t>(png.at(25)); }
+
+// The filter type byte of every row of an 8-bit RGB PNG (IDAT inflated).
+QList<int> pngRowFilters(const QByteArray& png, int width, int height) {
+    QByteArray zlib;
+    for (qsizetype pos = 8; pos + 8 <= png.size();) {
+        const quint32 len = qFromBigEndian<quint32>(png.constData() + pos);
+        if (png.mid(pos + 4, 4) == "IDAT") zlib += png.mid(pos + 8, len);
+        pos += 12 + len;
+    }
+    const qsizetype stride = qsizetype(width) * 3 + 1;
+    QByteArray sized(4, 0);
+    qToBigEndian<quint32>(quint32(stride * height), sized.data());
+    const QByteArray raw = qUncompress(sized + zlib);
+    QList<int> filters;
+    for (int y = 0; y < height && (y + 1) * stride <= raw.size(); ++y) filters << int(uint8_t(raw.at(y * stride)));
+    return filters;
+}
 bool pngHasChunk(const QByteArray& png, const char* type) { return png.indexOf(type) > 0; }
 
 ImageFormat builtIn(const QString& name) { return *findImageFormat(MapDef{}, name); }
@@ -118,6 +136,7 @@ private Q_SLOTS:
     void pngRoundTrip_data();
     void pngRoundTrip();
     void pngMixedContent();
+    void pngDrawnMapsUnfiltered();
     void pngTransparentMapExact();
     void pngRgbaUnpremultiplies();
     void pngRgbDropsAlpha();
@@ -311,6 +330,23 @@ void TestEncode::pngMixedContent() {
         const QImage decoded = decode(encodeImage(img, builtIn(name)));
         QCOMPARE(differingPixels(decoded, img), 0);
     }
+}
+
+// A drawn map deflates better unfiltered in every row (its anti-aliased edges
+// repeat as raw bytes); a photo keeps the Sub filter. Both stay lossless.
+void TestEncode::pngDrawnMapsUnfiltered() {
+    const QImage drawn = samples::mapLike(256, 128, true);
+    const QImage photo = samples::photoLike(256, 128);
+    const QByteArray drawnPng = encodeImage(drawn, builtIn("png"));
+    const QByteArray photoPng = encodeImage(photo, builtIn("png"));
+    const QList<int> drawnFilters = pngRowFilters(drawnPng, 256, 128);
+    const QList<int> photoFilters = pngRowFilters(photoPng, 256, 128);
+    QCOMPARE(drawnFilters.size(), 128);
+    QCOMPARE(photoFilters.size(), 128);
+    QCOMPARE(drawnFilters.count(0), 128);
+    QVERIFY(photoFilters.count(1) > 100);
+    QCOMPARE(differingPixels(decode(drawnPng), drawn), 0);
+    QCOMPARE(differingPixels(decode(photoPng), photo), 0);
 }
 
 // Opaque and fully transparent pixels only: RGBA output decodes to the same pixels.
