@@ -11,15 +11,16 @@ namespace maptune {
 
 PoolStatusView::PoolStatusView(QWidget* parent) : QTreeWidget(parent)
 {
-    setHeaderLabels({tr("PostgreSQL connection"), tr("Layers"), tr("Open"), tr("Idle"), tr("In use"), tr("Waits"),
+    setHeaderLabels({tr("Connection"), tr("Layers"), tr("Open"), tr("Idle"), tr("In use"), tr("Waits"),
                      tr("Timeouts")});
     headerItem()->setToolTip(WaitsCol, tr("Acquires that had to wait for a free connection"));
     headerItem()->setToolTip(TimeoutsCol, tr("Acquires that gave up waiting (MAPTUNE_PG_ACQUIRE_TIMEOUT_MS)"));
     setRootIsDecorated(false);
     setUniformRowHeights(true);
     header()->setSectionResizeMode(QHeaderView::Interactive);
-    setColumnWidth(ConnectionCol, 200);
-    for (int c = OpenCol; c < ColumnCount; ++c) setColumnWidth(c, 55);
+    setColumnWidth(ConnectionCol, 130);
+    setColumnWidth(LayersCol, 70);
+    for (int c = OpenCol; c < ColumnCount; ++c) setColumnWidth(c, 46);
 }
 
 void PoolStatusView::setMap(const MapDefPtr& map)

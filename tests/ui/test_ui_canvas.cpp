@@ -69,6 +69,7 @@ void TestUiCanvas::layerModelIsSound()
     model.setMap(nullptr);
     QCOMPARE(model.rowCount(), 0);
 }
+
 void TestUiCanvas::layerVisibility()
 {
     LayerListModel model;
@@ -88,6 +89,7 @@ void TestUiCanvas::layerVisibility()
     QCOMPARE(model.data(model.index(1, LayerListModel::TypeColumn), Qt::DisplayRole).toString(), QString("polygon"));
     QCOMPARE(model.data(model.index(2, LayerListModel::TypeColumn), Qt::DisplayRole).toString(), QString("line"));
 }
+
 void TestUiCanvas::layerScaleRange_data()
 {
     QTest::addColumn<double>("scale");
@@ -97,6 +99,7 @@ void TestUiCanvas::layerScaleRange_data()
     QTest::newRow("at max") << 5000.0 << false;
     QTest::newRow("above max") << 20000.0 << false;
 }
+
 void TestUiCanvas::layerScaleRange()
 {
     QFETCH(double, scale);
@@ -109,6 +112,7 @@ void TestUiCanvas::layerScaleRange()
     const QVariant fg = model.data(model.index(1, 0), Qt::ForegroundRole);
     QCOMPARE(fg.isValid(), !blueInScale);
 }
+
 void TestUiCanvas::layerTraceTimes()
 {
     LayerListModel model;
@@ -120,6 +124,7 @@ void TestUiCanvas::layerTraceTimes()
     QCOMPARE(model.data(model.index(0, LayerListModel::TimeColumn), Qt::DisplayRole).toString(), QString("12.3 ms"));
     QCOMPARE(model.data(model.index(1, LayerListModel::TimeColumn), Qt::DisplayRole).toString(), QString());
 }
+
 void TestUiCanvas::canvasRendersAsynchronously()
 {
     MapCanvas canvas;
@@ -144,6 +149,7 @@ void TestUiCanvas::canvasRendersAsynchronously()
     QVERIFY(finished.wait(10000));
     QCOMPARE(QColor(canvas.image().pixel(150, 150)), QColor(0, 0, 255));
 }
+
 void TestUiCanvas::canvasSecondRequestCancelsFirst()
 {
     MapCanvas canvas;
@@ -165,6 +171,7 @@ void TestUiCanvas::canvasSecondRequestCancelsFirst()
     for (int y = 0; y < image.height(); y += 7)
         for (int x = 0; x < image.width(); x += 7) QVERIFY(QColor(image.pixel(x, y)) != QColor(255, 0, 0));
 }
+
 void TestUiCanvas::canvasZoomKeepsCursorPoint()
 {
     MapCanvas canvas;
@@ -180,6 +187,7 @@ void TestUiCanvas::canvasZoomKeepsCursorPoint()
     QVERIFY(std::abs(after.y() - before.y()) < 1e-9);
     QVERIFY(canvas.view().unitsPerPixel < 1.0);  // 100 units in 100 px, zoomed in
 }
+
 void TestUiCanvas::canvasHistory()
 {
     MapCanvas canvas;
@@ -196,6 +204,7 @@ void TestUiCanvas::canvasHistory()
     QCOMPARE(canvas.view(), zoomed);
     QVERIFY(!canvas.canGoForward());
 }
+
 void TestUiCanvas::canvasClickEmitsMapPoint()
 {
     MapCanvas canvas;
@@ -216,6 +225,7 @@ void TestUiCanvas::canvasClickEmitsMapPoint()
     QTest::mouseRelease(&canvas, Qt::LeftButton, {}, QPoint(40, 40));
     QCOMPARE(clicks.count(), 1);
 }
+
 void TestUiCanvas::identifyQuery_data()
 {
     QTest::addColumn<QPointF>("point");
@@ -229,6 +239,7 @@ void TestUiCanvas::identifyQuery_data()
     // 7.07 from both squares' corners, 5 from the road.
     QTest::newRow("wide tolerance") << QPointF(45, 45) << 3.0 << QStringList{"road:main", "parcels:alpha", "parcels:beta"};
 }
+
 void TestUiCanvas::identifyQuery()
 {
     QFETCH(QPointF, point);
@@ -244,6 +255,7 @@ void TestUiCanvas::identifyQuery()
     }
     QCOMPARE(got, expected);
 }
+
 void TestUiCanvas::identifyPanelShowsAttributes()
 {
     LoadResult loaded = parseMapText(kParcels, QString());
@@ -265,6 +277,7 @@ void TestUiCanvas::identifyPanelShowsAttributes()
     QCOMPARE(feature->child(1)->text(0), QStringLiteral("area"));
     QCOMPARE(feature->child(1)->text(1), QStringLiteral("1600"));
 }
+
 void TestUiCanvas::layerExtentForZoom_data()
 {
     QTest::addColumn<QString>("layer");
@@ -273,6 +286,7 @@ void TestUiCanvas::layerExtentForZoom_data()
     QTest::newRow("parcels") << "parcels" << Rect{6, 6, 94, 94};
     QTest::newRow("road") << "road" << Rect{-5, 45, 105, 55};
 }
+
 void TestUiCanvas::layerExtentForZoom()
 {
     QFETCH(QString, layer);
@@ -287,6 +301,7 @@ void TestUiCanvas::layerExtentForZoom()
     QCOMPARE(extent->maxx, expected.maxx);
     QCOMPARE(extent->maxy, expected.maxy);
 }
+
 void TestUiCanvas::traceRelayQueuesToGuiThread()
 {
     TraceRelay relay;

@@ -142,6 +142,7 @@ void TestUiDocument::brokenEditKeepsLastGoodMap()
     QVERIFY(!hasErrors(doc.diagnostics()));
     QVERIFY(doc.lastGoodMap() != good);
 }
+
 void TestUiDocument::saveIsAtomicRoundTrip()
 {
     QTemporaryDir dir;
@@ -165,6 +166,7 @@ void TestUiDocument::saveIsAtomicRoundTrip()
     QVERIFY(doc.isModified());
     QCOMPARE(doc.path(), path);
 }
+
 void TestUiDocument::autosaveRecovery()
 {
     QTemporaryDir dir;
@@ -193,6 +195,7 @@ void TestUiDocument::autosaveRecovery()
     writeFile(path + ".autosave", readFile(path));
     QVERIFY(!MapDocument::hasRecovery(path));
 }
+
 void TestUiDocument::includeFilesOpenInTabs()
 {
     QTemporaryDir dir;

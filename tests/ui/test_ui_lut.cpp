@@ -51,6 +51,14 @@ LutCurves curvesOf(const QList<QPoint>& master, const QList<QPoint>& red = LutCu
     return c;
 }
 
+// kRasterMap, unsaved, in `dir` beside its raster; true when it gave a map.
+bool openRasterMap(MapDocument* doc, const QString& dir)
+{
+    if (!writeFlatRaster(dir + "/flat.tif")) return false;
+    doc->setText(QString::fromUtf8(kRasterMap), dir + "/flat.map");
+    return doc->lastGoodMap() != nullptr;
+}
+
 // GIMP 2.x's untouched curve: ends in slots 0 and 16, the 15 slots between unused.
 QByteArray gimpIdentityLine()
 {
@@ -76,6 +84,7 @@ void TestUiLut::lutPoints_data()
     QTest::newRow("unsorted, spaces, newline") << "192:224, 64:32\n0:10" << "0:10,64:32,192:224,255:255";
     QTest::newRow("clamped") << "0:0,300:400" << "0:0,255:255";
 }
+
 void TestUiLut::lutPoints()
 {
     QFETCH(QString, text);
@@ -89,6 +98,7 @@ void TestUiLut::lutPoints()
         for (int i = 0; i < 256; ++i) QCOMPARE(a[i], b[i]);
     }
 }
+
 void TestUiLut::lutDirectives()
 {
     LutCurves curves = LutCurves::fromProcessing({"BANDS=1,2,3", "LUT=0:0,128:200", "LUT_3=0:20,255:235"});
@@ -106,6 +116,7 @@ void TestUiLut::lutDirectives()
     QCOMPARE(replaceLutDirectives({"BANDS=1,2,3", "LUT=1:2", "LUT_1=3:4", "RESAMPLE=NEAREST"}, {"LUT=9:9"}),
              QStringList({"BANDS=1,2,3", "LUT=9:9", "RESAMPLE=NEAREST"}));
 }
+
 void TestUiLut::lutDragWritesProcessing()
 {
     QTemporaryDir dir;
@@ -153,13 +164,12 @@ void TestUiLut::lutDragWritesProcessing()
     doc.textDocument()->undo();
     QCOMPARE(doc.text(), before);
 }
+
 void TestUiLut::lutInsertsProcessingLine()
 {
     QTemporaryDir dir;
-    QVERIFY(writeFlatRaster(dir.filePath("flat.tif")));
     MapDocument doc;
-    doc.setText(QString::fromUtf8(kRasterMap), dir.filePath("flat.map"));
-    QVERIFY(doc.lastGoodMap());
+    QVERIFY(openRasterMap(&doc, dir.path()));
     QString error;
     QVERIFY2(writeLutToText(doc.textDocument(), *doc.lastGoodMap(), "plain", {"LUT_2=0:255,255:0"}, &error),
              qPrintable(error));
@@ -231,9 +241,8 @@ void TestUiLut::gimpCurvesFileFormat()
     QVERIFY(error.contains("GIMP"));
     // Through the panel: export to a file, import it back.
     QTemporaryDir dir;
-    QVERIFY(writeFlatRaster(dir.filePath("flat.tif")));
     MapDocument doc;
-    doc.setText(QString::fromUtf8(kRasterMap), dir.filePath("flat.map"));
+    QVERIFY(openRasterMap(&doc, dir.path()));
     LutPanel panel(&doc);
     panel.setMap(doc.lastGoodMap());
     QCOMPARE(panel.curves().directives(), QStringList({"LUT=0:0,255:128"}));
@@ -247,10 +256,8 @@ void TestUiLut::gimpCurvesFileFormat()
 void TestUiLut::splitShowsLayerWithoutAndWithLut()
 {
     QTemporaryDir dir;
-    QVERIFY(writeFlatRaster(dir.filePath("flat.tif")));
     MapDocument doc;
-    doc.setText(QString::fromUtf8(kRasterMap), dir.filePath("flat.map"));
-    QVERIFY(doc.lastGoodMap());
+    QVERIFY(openRasterMap(&doc, dir.path()));
     LutPanel panel(&doc);
     MapCanvas canvas;
     QObject::connect(&panel, &LutPanel::compareChanged, &canvas, &MapCanvas::setCompareMap);

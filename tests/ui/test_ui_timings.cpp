@@ -66,6 +66,7 @@ void TestUiTimings::timingsDbSeries()
     panel.addTrace(plain);
     QCOMPARE(panel.dbLayers(), QStringList({"roads"}));
 }
+
 void TestUiTimings::timingsPercentile_data()
 {
     QTest::addColumn<QList<double>>("values");
@@ -79,6 +80,7 @@ void TestUiTimings::timingsPercentile_data()
                                << 95.0 << 19.0;
     QTest::newRow("p100") << QList<double>{3, 9, 1} << 100.0 << 9.0;
 }
+
 void TestUiTimings::timingsPercentile()
 {
     QFETCH(QList<double>, values);
@@ -86,6 +88,7 @@ void TestUiTimings::timingsPercentile()
     QFETCH(double, expected);
     QCOMPARE(TimingsPanel::percentile(values, p), expected);
 }
+
 void TestUiTimings::timingsServedRequests()
 {
     TimingsPanel panel;
