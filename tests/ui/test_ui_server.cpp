@@ -9,6 +9,7 @@
 
 #include "mapfile/map_loader.h"
 
+#include "data/postgis/pg_connection_pool.h"
 #include "render/engine.h"
 
 #include <httplib.h>
@@ -36,6 +37,7 @@ private Q_SLOTS:
     void serverPanelServesAndStops();
     void servesTheEditorsText();
     void poolStatusPerConnection();
+    void poolStatusFollowsConnections();
 };
 
 namespace {
@@ -229,6 +231,61 @@ END
     // A map without PostGIS layers has no pools to show.
     panel.setMap(MapDefPtr(parseMapText(kSquares, QString()).map));
     QCOMPARE(pools->topLevelItemCount(), 0);
+}
+
+void TestUiServer::poolStatusFollowsConnections()
+{
+    // Against the test cluster (tests/postgis' fixture "pg"; PGHOST/PGPORT name it).
+    const QString conninfo = QStringLiteral("host=%1 port=%2 dbname=maptune_test user=maptune application_name=ui_pool")
+                                 .arg(qEnvironmentVariable("PGHOST", "127.0.0.1"),
+                                      qEnvironmentVariable("PGPORT", QString::number(MAPTUNE_PG_TEST_PORT)));
+    QTemporaryDir dir;
+    const QString path = writeFile(dir.filePath("points.map"), QStringLiteral(R"MAP(MAP
+  NAME "points"
+  SIZE 100 100
+  EXTENT 0 0 100 100
+  PROJECTION "init=epsg:3857" END
+  WEB METADATA "wms_enable_request" "*" "wms_srs" "EPSG:3857" END END
+  LAYER
+    NAME "dots"
+    TYPE POINT
+    STATUS ON
+    CONNECTIONTYPE POSTGIS
+    CONNECTION "%1"
+    DATA "geom from (select 1 as id, ST_SetSRID(ST_MakePoint(50, 50), 3857) as geom) as t using unique id using srid=3857"
+    CLASS STYLE COLOR 255 0 0 SIZE 9 END END
+  END
+END
+)MAP").arg(conninfo).toUtf8());
+    MainWindow window;
+    QVERIFY(window.openFile(path));
+    ServerPanel* panel = window.serverPanel();
+    PoolStatusView* pools = panel->pools();
+    QCOMPARE(pools->poolCount(), 1);
+    panel->setPort(0);
+    QString error;
+    QVERIFY2(panel->start(&error), qPrintable(error));
+
+    QNetworkAccessManager nam;
+    nam.setProxy(QNetworkProxy::NoProxy);
+    const Fetched map = fetch(nam, QUrl(panel->baseUrl() + "?SERVICE=WMS&VERSION=1.3.0&REQUEST=GetMap&LAYERS=dots"
+                                                           "&STYLES=&CRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100&HEIGHT=100"
+                                                           "&FORMAT=image/png"));
+    QCOMPARE(map.status, 200);
+    QCOMPARE(QColor(QImage::fromData(map.body, "PNG").pixel(50, 50)), QColor(255, 0, 0));  // the database's point
+
+    // After the request the connection waits in the pool; a lease of our own shows as in use.
+    QTreeWidgetItem* row = pools->topLevelItem(0);
+    const auto cell = [&](int column) { return row->text(column).toInt(); };
+    QTRY_VERIFY(cell(PoolStatusView::OpenCol) >= 1);
+    QCOMPARE(cell(PoolStatusView::InUseCol), 0);
+    QCOMPARE(cell(PoolStatusView::IdleCol), cell(PoolStatusView::OpenCol));
+    PgLease lease = PgConnectionPool::instance().acquire(conninfo, &error);
+    QVERIFY2(lease, qPrintable(error));
+    QTRY_COMPARE(cell(PoolStatusView::InUseCol), 1);  // the panel polls twice a second
+    lease.release();
+    QTRY_COMPARE(cell(PoolStatusView::InUseCol), 0);
+    panel->stop();
 }
 
 QTEST_MAIN(TestUiServer)
