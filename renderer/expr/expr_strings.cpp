@@ -1,5 +1,6 @@
 #include "expr/expr_strings.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -50,6 +51,18 @@ namespace {
 
 enum class ArgKind { None, Integer, Double, Bad };
 
+constexpr int kMaxWidth = 1024;
+
+// Skips the ASCII digits at i (printf knows no others), returning their
+// value capped just past kMaxWidth.
+int digitsValue(const QString& format, qsizetype& i)
+{
+    int value = 0;
+    for (; i < format.size() && format[i] >= u'0' && format[i] <= u'9'; ++i)
+        value = std::min(value * 10 + (format[i].unicode() - u'0'), kMaxWidth + 1);
+    return value;
+}
+
 // Finds the single conversion of a printf format; rejects anything needing
 // another argument or a pointer.
 ArgKind conversionKind(const QString& format)
@@ -60,10 +73,12 @@ ArgKind conversionKind(const QString& format)
         ++i;
         if (i < format.size() && format[i] == u'%') continue;
         while (i < format.size() && QStringView(u"-+ #0").contains(format[i])) ++i;
-        while (i < format.size() && format[i].isDigit()) ++i;
+        // A width or precision past kMaxWidth is refused: printf would
+        // overflow its int (Qt's crashes) or allocate gigabytes.
+        if (digitsValue(format, i) > kMaxWidth) return ArgKind::Bad;
         if (i < format.size() && format[i] == u'.') {
             ++i;
-            while (i < format.size() && format[i].isDigit()) ++i;
+            if (digitsValue(format, i) > kMaxWidth) return ArgKind::Bad;
         }
         if (i >= format.size() || kind != ArgKind::None) return ArgKind::Bad;
         const char16_t c = format[i].unicode();
