@@ -57,6 +57,17 @@ QPainterPath StrokeOutline::round(const QList<QPolygonF>& parts, double width, b
 
 void StrokeOutline::round(const QList<QPolygonF>& parts, double width, bool roundCaps, PolygonSink& path)
 {
+    build(parts, width, roundCaps, true, path);
+}
+
+void StrokeOutline::hairline(const QList<QPolygonF>& parts, double width, PolygonSink& sink)
+{
+    build(parts, width, false, false, sink);
+}
+
+void StrokeOutline::build(const QList<QPolygonF>& parts, double width, bool roundCaps, bool roundJoins,
+                          PolygonSink& path)
+{
     const double r = width / 2;
     if (r <= 0) return;
     // The same few widths repeat for every feature of a layer: keep their
@@ -96,6 +107,11 @@ void StrokeOutline::round(const QList<QPolygonF>& parts, double width, bool roun
     auto addJoin = [&](const QPointF& c, QPointF n1, QPointF n2, double turn) {
         // Outer side: opposite to the turn direction.
         if (turn > 0) n1 = -n1, n2 = -n2;
+        if (!roundJoins) {
+            poly.assign({c, c + n1 * r, c + n2 * r});
+            addClockwise(path, poly);
+            return;
+        }
         const double dirSign = turn > 0 ? 1 : -1;  // rotate from n1 towards n2
         poly.clear();
         poly.push_back(c);
@@ -153,7 +169,7 @@ void StrokeOutline::round(const QList<QPolygonF>& parts, double width, bool roun
         for (qsizetype i = 1; i <= last; ++i) {
             const QPointF a = part[i - 1], b = part[i];
             const double dx = b.x() - a.x(), dy = b.y() - a.y();
-            const double len = std::hypot(dx, dy);
+            const double len = std::sqrt(dx * dx + dy * dy);
             if (len <= 0) continue;
             const QPointF n(-dy / len, dx / len);
             if (!havePrev) {
@@ -168,7 +184,7 @@ void StrokeOutline::round(const QList<QPolygonF>& parts, double width, bool roun
                 const bool gentle = dot > 0.866 && r * tanHalf < 0.5 * std::min(len, prevLen);
                 if (gentle) {
                     const QPointF bis = prevNormal + n;
-                    const double bisLen = std::hypot(bis.x(), bis.y());
+                    const double bisLen = std::sqrt(bis.x() * bis.x() + bis.y() * bis.y());
                     const QPointF m = bis / bisLen;
                     const double mitre = r / (m.x() * n.x() + m.y() * n.y());
                     left.push_back(a + m * mitre);

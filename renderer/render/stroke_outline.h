@@ -21,9 +21,14 @@ public:
     static QPainterPath round(const QList<QPolygonF>& parts, double width, bool roundCaps = true);
     // The same outline, polygon by polygon (each clockwise, for the non-zero rule).
     static void round(const QList<QPolygonF>& parts, double width, bool roundCaps, PolygonSink& sink);
+    // Open lines of width <= 1 as AGG strokes them: butt caps, bevel joins.
+    static void hairline(const QList<QPolygonF>& parts, double width, PolygonSink& sink);
     // Vertices of the polygonal disc used for a given stroke width, as AGG's
     // arc approximation would pick (more for wider strokes).
     static int discVertices(double width);
+
+private:
+    static void build(const QList<QPolygonF>& parts, double width, bool roundCaps, bool roundJoins, PolygonSink& sink);
 };
 
 }  // namespace maptune

@@ -3,6 +3,7 @@
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
 #include "render/coverage_rasterizer.h"
+#include "render/dash_pattern.h"
 #include "render/feature_classifier.h"
 #include "render/label_cache.h"
 #include "render/line_offset.h"
@@ -326,30 +327,48 @@ CoverageRasterizer& rasterizer()
     return r;
 }
 
-// Strokes polylines (or rings when `closed`): the common solid round-joined
-// case through StrokeOutline, everything else through Qt's stroker.
+// Strokes polylines (or rings when `closed`): round-joined lines, open
+// hairlines and dashes through StrokeOutline and the coverage rasterizer,
+// everything else through Qt's stroker.
 void strokeParts(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
 {
     if (pen.widthF() <= 0 || !pen.color().isValid()) return;
-    if (pen.joinStyle() == Qt::RoundJoin && pen.style() == Qt::SolidLine
-        && (pen.capStyle() == Qt::RoundCap || pen.capStyle() == Qt::FlatCap)) {
-        QList<QPolygonF> closedRings;
-        if (closed) {
-            closedRings = parts;
-            for (QPolygonF& ring : closedRings)
+    const double width = pen.widthF();
+    const bool dashed = pen.style() == Qt::CustomDashLine;
+    // linePen gives every stroke of width <= 1 butt caps and bevel joins (AGG's hairlines).
+    const bool hairline = width <= 1 && pen.joinStyle() == Qt::BevelJoin && pen.capStyle() == Qt::FlatCap && !closed;
+    const bool round = pen.joinStyle() == Qt::RoundJoin && (pen.capStyle() == Qt::RoundCap || pen.capStyle() == Qt::FlatCap);
+    if ((hairline || round) && (pen.style() == Qt::SolidLine || dashed)) {
+        QList<QPolygonF> lines = parts;
+        if (closed)
+            for (QPolygonF& ring : lines)
                 if (ring.size() > 2 && ring.first() != ring.last()) ring << ring.first();
+        if (dashed) {
+            QList<double> lengths;
+            for (qreal d : pen.dashPattern()) lengths << d * width;
+            lines = DashPattern(lengths, pen.dashOffset() * width).apply(lines);
         }
-        const QList<QPolygonF>& lines = closed ? closedRings : parts;
-        const bool roundCaps = closed || pen.capStyle() == Qt::RoundCap;
-        if (QImage* image = directTarget(p)) {
+        // A ring's two ends meet: round caps make the join there.
+        const bool roundCaps = (closed && !dashed) || pen.capStyle() == Qt::RoundCap;
+        QImage* image = directTarget(p);
+        if (image && hairline) {
             CoverageRasterizer& r = rasterizer();
             r.reset(image->width(), image->height());
-            StrokeOutline::round(lines, pen.widthF(), roundCaps, r);
+            StrokeOutline::hairline(lines, width, r);
             r.fill(*image, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero);
             return;
         }
-        p.fillPath(StrokeOutline::round(lines, pen.widthF(), roundCaps), pen.color());
-        return;
+        if (image) {
+            CoverageRasterizer& r = rasterizer();
+            r.reset(image->width(), image->height());
+            StrokeOutline::round(lines, width, roundCaps, r);
+            r.fill(*image, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero);
+            return;
+        }
+        if (round) {
+            p.fillPath(StrokeOutline::round(lines, width, roundCaps), pen.color());
+            return;
+        }
     }
     QPainterPath path;
     for (const QPolygonF& part : parts) {

@@ -163,6 +163,43 @@ private Q_SLOTS:
             QVERIFY2(worst <= 4, qPrintable(QStringLiteral("round %1: worst difference %2").arg(round).arg(worst)));
         }
     }
+
+    void hairlinesMatchQtsStroker()
+    {
+        // Width <= 1: butt caps and bevel joins, as Qt's stroker makes them.
+        QRandomGenerator rng(11);
+        for (int round = 0; round < 20; ++round) {
+            QPolygonF line;
+            for (int i = 0; i < 6; ++i) line << QPointF(rng.generateDouble() * 64, rng.generateDouble() * 64);
+            const double width = 0.3 + rng.generateDouble() * 0.7;
+            QImage ours = blank(64, 64), qt = blank(64, 64);
+            CoverageRasterizer r;
+            r.reset(64, 64);
+            StrokeOutline::hairline({line}, width, r);
+            r.fill(ours, qRgba(0, 0, 0, 255), CoverageRasterizer::FillRule::NonZero);
+            QPainterPath path;
+            path.addPolygon(line);
+            QPen pen(Qt::black, width, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin);
+            QPainterPath outline = QPainterPathStroker(pen).createStroke(path);
+            outline.setFillRule(Qt::WindingFill);
+            QPainter p(&qt);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.fillPath(outline, Qt::black);
+            p.end();
+            double ourSum = 0, qtSum = 0;
+            int worst = 0;
+            for (int y = 0; y < 64; ++y)
+                for (int x = 0; x < 64; ++x) {
+                    ourSum += alphaAt(ours, x, y), qtSum += alphaAt(qt, x, y);
+                    worst = std::max(worst, std::abs(alphaAt(ours, x, y) - alphaAt(qt, x, y)));
+                }
+            // Overlaps where a line crosses itself count twice in Qt's
+            // stroke (its outline is one self-intersecting polygon), so
+            // compare the ink overall and allow single pixels to differ.
+            QVERIFY2(std::abs(ourSum - qtSum) <= 0.03 * qtSum, qPrintable(QStringLiteral("round %1: %2 vs %3").arg(round).arg(ourSum).arg(qtSum)));
+            QVERIFY2(worst <= 96, qPrintable(QStringLiteral("round %1: worst difference %2").arg(round).arg(worst)));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCoverageRasterizer)
