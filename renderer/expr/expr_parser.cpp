@@ -50,6 +50,11 @@ struct SyntaxError {
     QString message;
 };
 
+// Recursive descent nests one call chain per parenthesis, NOT, minus or ^;
+// past this many the parser reports an error instead of running out of stack
+// (a server thread's stack is small). Real expressions nest a few levels.
+constexpr int kMaxNesting = 1000;
+
 class Parser {
 public:
     Parser(QList<Token> tokens, ExprProgram& program) : m_tokens(std::move(tokens)), m_prog(program) {}
@@ -72,6 +77,22 @@ private:
         ++m_pos;
         return true;
     }
+
+    // Counts the nesting while a parse function that may recurse is active.
+    class Nesting {
+    public:
+        explicit Nesting(Parser& p) : m_p(p)
+        {
+            if (++m_p.m_nesting > kMaxNesting)
+                throw SyntaxError{QStringLiteral("expression nested too deeply at column %1").arg(m_p.peek().column)};
+        }
+        ~Nesting() { --m_p.m_nesting; }
+        Nesting(const Nesting&) = delete;
+        Nesting& operator=(const Nesting&) = delete;
+
+    private:
+        Parser& m_p;
+    };
 
     [[noreturn]] void unexpected() const
     {
@@ -118,6 +139,7 @@ private:
 
     int parseOr()
     {
+        const Nesting nesting(*this);  // parentheses and function arguments come back here
         int lhs = parseAnd();
         while (peek().kind == TokenKind::Or) {
             const Token op = take();
@@ -144,6 +166,7 @@ private:
 
     int parseNot()
     {
+        const Nesting nesting(*this);
         if (peek().kind == TokenKind::Not) {
             const Token op = take();
             const int operand = parseNot();
@@ -243,6 +266,7 @@ private:
 
     int parseUnary()
     {
+        const Nesting nesting(*this);  // also the exponent of ^
         if (peek().kind == TokenKind::Minus) {
             const Token op = take();
             const int operand = parseUnary();
@@ -371,6 +395,7 @@ private:
     ExprProgram& m_prog;
     qsizetype m_pos = 0;
     QString m_typeError;
+    int m_nesting = 0;
 };
 
 }  // namespace
