@@ -51,6 +51,7 @@ struct ServeOptions {
     int port = 8080;          // 0: any free port (printed)
     int threads = 0;          // rendering workers; 0: one per core
     QString fastcgi;          // a unix socket path or ":PORT": FastCGI instead of HTTP
+    QStringList allowedRoots; // more data roots (mapfile/data_roots.h)
 };
 int runServe(const ServeOptions& o);  // until SIGINT/SIGTERM
 

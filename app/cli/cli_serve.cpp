@@ -5,6 +5,7 @@
 #include "server/map_registry.h"
 #include "server/service_router.h"
 
+#include <QDir>
 #include <QUrl>
 
 #include <csignal>
@@ -58,6 +59,13 @@ void printServed(const MapRegistry& registry, const QString& host, int port)
 
 int runServe(const ServeOptions& o)
 {
+    // The environment variable is how every map of the process learns its
+    // extra roots (DataRoots::forMap), reloads included.
+    if (!o.allowedRoots.isEmpty()) {
+        QStringList roots = qEnvironmentVariable("MAPTUNE_ALLOWED_ROOTS").split(QLatin1Char(';'), Qt::SkipEmptyParts);
+        for (const QString& r : o.allowedRoots) roots << (QDir::isAbsolutePath(r) ? r : QDir::current().absoluteFilePath(r));
+        qputenv("MAPTUNE_ALLOWED_ROOTS", roots.join(QLatin1Char(';')).toUtf8());
+    }
     MapRegistry registry;
     for (const QString& path : o.mapfiles)
         if (auto error = registry.addMapFile(path)) {

@@ -70,7 +70,7 @@ int main(int argc, char** argv)
     explain->add_option("LAYER", eLayer, "the layer name")->required();
     explain->add_option("--bbox", eBbox, "minx,miny,maxx,maxy in the map CRS (default: the map EXTENT)");
 
-    std::vector<std::string> sMaps;
+    std::vector<std::string> sMaps, sRoots;
     std::string sHost = "127.0.0.1", sFastcgi;
     int sPort = 8080, sThreads = 0;
     auto* serve = cli.add_subcommand("serve", "serve the maps over HTTP (or FastCGI) as WMS until SIGINT/SIGTERM");
@@ -79,6 +79,9 @@ int main(int argc, char** argv)
     serve->add_option("--port", sPort, "TCP port; 0 picks a free one");
     serve->add_option("--threads", sThreads, "rendering workers (default: one per core)");
     serve->add_option("--fastcgi", sFastcgi, "serve FastCGI on a unix socket path or :PORT instead of HTTP");
+    serve->add_option("--allow-root", sRoots,
+                      "a directory (or /vsi... prefix) the maps may also read data from, besides the mapfile's "
+                      "directory and SHAPEPATH (repeatable; adds to MAPTUNE_ALLOWED_ROOTS)");
 
     std::function<int()> runBenchCommand;
     auto* bench = cli::addBenchSubcommand(cli, runBenchCommand);
@@ -122,6 +125,7 @@ int main(int argc, char** argv)
         so.port = sPort;
         so.threads = sThreads;
         so.fastcgi = q(sFastcgi);
+        for (const std::string& r : sRoots) so.allowedRoots << q(r);
         return cli::runServe(so);
     }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});

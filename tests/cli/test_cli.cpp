@@ -130,6 +130,43 @@ private Q_SLOTS:
             QVERIFY2(r.err.contains("layer '"), r.err.constData());
         }
     }
+
+    void serveRefusesDataOutsideItsRootsUnlessAllowed()
+    {
+        // maps/m.map reads ../data/square.geojson: outside the mapfile's
+        // directory, so `serve` refuses it until --allow-root names the folder.
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("maps") && QDir(dir.path()).mkpath("data"));
+        QFile data(dir.filePath("data/square.geojson"));
+        QVERIFY(data.open(QIODevice::WriteOnly));
+        data.write(R"({"type":"FeatureCollection","features":[{"type":"Feature","properties":{},)"
+                   R"("geometry":{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0,10],[0,0]]]}}]})");
+        data.close();
+        QFile map(dir.filePath("maps/m.map"));
+        QVERIFY(map.open(QIODevice::WriteOnly));
+        map.write(QStringLiteral("MAP NAME m EXTENT 0 0 10 10 SIZE 10 10\n"
+                                 "LAYER NAME sq TYPE POLYGON STATUS ON DATA \"%1\"\n"
+                                 "CLASS STYLE COLOR 255 0 0 END END END END\n")
+                      .arg(dir.filePath("data/square.geojson")).toUtf8());
+        map.close();
+
+        Run refused = runCli({"serve", map.fileName(), "--port", "0"});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("outside the directories this map may read"), refused.err.constData());
+
+        QProcess serve;
+        serve.start(QStringLiteral(MAPTUNE_CLI), {"serve", map.fileName(), "--port", "0", "--allow-root", dir.filePath("data")});
+        QVERIFY(serve.waitForStarted());
+        QByteArray out;
+        for (int i = 0; i < 100 && !out.contains("http://"); ++i) {
+            serve.waitForReadyRead(100);
+            out += serve.readAllStandardOutput();
+        }
+        QVERIFY2(out.contains("http://"), (out + serve.readAllStandardError()).constData());
+        QCOMPARE(serve.state(), QProcess::Running);
+        serve.terminate();
+        QVERIFY(serve.waitForFinished(10000));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
