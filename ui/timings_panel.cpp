@@ -54,6 +54,17 @@ const DbPhase kDbPhases[] = {
     {"fetch", QColor(0x75, 0x70, 0xb3), &DbTrace::fetchMs},
 };
 
+// One colour per layer in the history charts, in the order layers are first seen (Tableau 10).
+const QRgb kLayerColours[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
+                              0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+
+double dbMs(const LayerTrace& lt)
+{
+    double sum = 0;
+    for (const DbTrace& db : lt.db) sum += db.poolWaitMs + db.connectMs + db.queryMs + db.fetchMs;
+    return sum;
+}
+
 QCustomPlot* makePlot(const QFont& font)
 {
     auto* plot = new QCustomPlot;
@@ -62,6 +73,17 @@ QCustomPlot* makePlot(const QFont& font)
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plot->setMinimumHeight(140);
     return plot;
+}
+
+// The last render above, its history below.
+QWidget* stacked(QCustomPlot* last, QCustomPlot* history)
+{
+    auto* tab = new QWidget;
+    auto* layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(last, 1);
+    layout->addWidget(history, 1);
+    return tab;
 }
 
 // Bars per category (ticks 1..n labelled), stacked in order; returns the highest stack.
@@ -97,8 +119,8 @@ double TimingsPanel::percentile(QList<double> values, double p)
 }
 
 TimingsPanel::TimingsPanel(QWidget* parent)
-    : QWidget(parent), m_layers(new QCustomPlot), m_total(new QCustomPlot), m_db(makePlot(font())),
-      m_server(makePlot(font())), m_serverTick(new QTimer(this)), m_tabs(new QTabWidget),
+    : QWidget(parent), m_layers(new QCustomPlot), m_history(makePlot(font())), m_db(makePlot(font())),
+      m_dbHistory(makePlot(font())), m_server(makePlot(font())), m_serverTick(new QTimer(this)), m_tabs(new QTabWidget),
       m_pause(new QCheckBox(tr("Pause")))
 {
     QCPBars* below = nullptr;
@@ -118,14 +140,19 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     m_layers->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_layers->setMinimumHeight(160);
 
-    m_totalGraph = m_total->addGraph();
+    m_totalGraph = m_history->addGraph();
     m_totalGraph->setName(tr("total"));
-    m_totalGraph->setPen(QPen(QColor(0x33, 0x66, 0xcc), 1.5));
-    m_totalGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
-    m_total->xAxis->setLabel(tr("seconds ago"));
-    m_total->xAxis->setRange(-m_windowS, 0);
-    m_total->yAxis->setLabel(tr("total ms"));
-    m_total->setMinimumHeight(120);
+    m_totalGraph->setPen(QPen(QColor(0x33, 0x33, 0x33), 1.2));
+    m_totalGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+    m_history->addLayer(QStringLiteral("lines"), m_history->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    m_totalGraph->setLayer(QStringLiteral("lines"));  // above the bars added later
+    for (QCustomPlot* plot : {m_history, m_dbHistory}) {
+        plot->xAxis->setLabel(tr("seconds ago"));
+        plot->xAxis->setRange(-m_windowS, 0);
+        plot->setMinimumHeight(120);
+    }
+    m_history->yAxis->setLabel(tr("ms per render, by layer"));
+    m_dbHistory->yAxis->setLabel(tr("database ms per render, by layer"));
 
     QCPBars* dbBelow = nullptr;
     for (const DbPhase& phase : kDbPhases) {
@@ -140,13 +167,8 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     }
     m_db->yAxis->setLabel(tr("database ms (last render with DB calls)"));
 
-    auto* render = new QWidget;
-    auto* renderLayout = new QVBoxLayout(render);
-    renderLayout->setContentsMargins(0, 0, 0, 0);
-    renderLayout->addWidget(m_layers, 3);
-    renderLayout->addWidget(m_total, 2);
-    m_tabs->addTab(render, tr("Render"));
-    m_tabs->addTab(m_db, tr("Database"));
+    m_tabs->addTab(stacked(m_layers, m_history), tr("Render"));
+    m_tabs->addTab(stacked(m_db, m_dbHistory), tr("Database"));
     m_tabs->addTab(createServerPlot(), tr("Server"));
 
     auto* layout = new QVBoxLayout(this);
@@ -178,7 +200,7 @@ QWidget* TimingsPanel::createServerPlot()
         if (m_served.empty() && m_serverPoints.empty() && m_totals.empty()) m_serverTick->stop();
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         replotServer(now);
-        replotTotals(now);
+        replotHistory(now);
     });
     return m_server;
 }
@@ -191,7 +213,7 @@ QLayout* TimingsPanel::createToolBar()
                                                                    : tr("Last %1 min").arg(seconds / 60),
                           seconds);
     m_window->setCurrentIndex(int(windowChoices().indexOf(m_windowS)));
-    m_window->setToolTip(tr("Time window of the render total and server charts"));
+    m_window->setToolTip(tr("Time window of the render history, database history and server charts"));
     connect(m_window, &QComboBox::currentIndexChanged, this,
             [this](int index) { setWindowSeconds(m_window->itemData(index).toInt()); });
     auto* png = new QPushButton(tr("PNG…"));
@@ -219,22 +241,25 @@ void TimingsPanel::setWindowSeconds(int seconds)
     if (index >= 0 && index != m_window->currentIndex()) m_window->setCurrentIndex(index);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     replotServer(now);
-    replotTotals(now);
+    replotHistory(now);
 }
 
 bool TimingsPanel::exportPng(const QString& path, QString* error)
 {
-    QList<QCustomPlot*> plots;
-    if (m_tabs->currentIndex() == 0) plots = {m_layers, m_total};
-    else plots = {qobject_cast<QCustomPlot*>(m_tabs->currentWidget())};
+    QList<QCustomPlot*> plots = {m_server};
+    if (m_tabs->currentIndex() == 0) plots = {m_layers, m_history};
+    if (m_tabs->currentIndex() == 1) plots = {m_db, m_dbHistory};
     for (QCustomPlot* plot : std::as_const(plots)) plot->replot(QCustomPlot::rpImmediateRefresh);
     return savePlotsPng(plots, path, error);
 }
 
 QByteArray TimingsPanel::csv() const
 {
-    return plotsCsv({{QStringLiteral("render_layers"), m_layers}, {QStringLiteral("render_total"), m_total},
-                     {QStringLiteral("database"), m_db}, {QStringLiteral("server"), m_server}});
+    return plotsCsv({{QStringLiteral("render_layers"), m_layers},
+                     {QStringLiteral("render_history"), m_history},
+                     {QStringLiteral("database"), m_db},
+                     {QStringLiteral("database_history"), m_dbHistory},
+                     {QStringLiteral("server"), m_server}});
 }
 
 bool TimingsPanel::exportCsv(const QString& path, QString* error) const
@@ -256,15 +281,82 @@ void TimingsPanel::exportWithDialog(bool png)
 
 void TimingsPanel::addTrace(const Trace& trace)
 {
+    addTraceAt(trace, QDateTime::currentMSecsSinceEpoch());
+}
+
+void TimingsPanel::addTraceAt(const Trace& trace, qint64 atMs)
+{
     if (m_pause->isChecked()) return;
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    m_totals.push_back({now, trace.totalMs});
-    while (m_totals.front().atMs < now - 1000LL * kMaxHistoryS) m_totals.pop_front();
+    Render render{atMs, trace.totalMs, {}, false};
+    for (const LayerTrace& lt : trace.layers) {
+        if (lt.skipped) continue;
+        render.layers << LayerMs{lt.layer, lt.totalMs, dbMs(lt)};
+        series(lt.layer);
+        if (!lt.db.isEmpty()) {
+            render.hasDb = true;
+            LayerSeries& s = series(lt.layer);
+            if (!s.db) {
+                QCPBars* top = nullptr;
+                for (const LayerSeries& other : std::as_const(m_series))
+                    if (other.db) top = other.db;
+                s.db = addHistoryBars(m_dbHistory, top, s);
+            }
+        }
+    }
+    // Served requests finish on several threads: keep the history in time order.
+    const auto at = std::upper_bound(m_totals.begin(), m_totals.end(), atMs,
+                                     [](qint64 ms, const Render& r) { return ms < r.atMs; });
+    m_totals.insert(at, std::move(render));
+    const qint64 newest = m_totals.back().atMs;
+    while (m_totals.size() > size_t(kMaxRenders) || m_totals.front().atMs < newest - 1000LL * kMaxHistoryS)
+        m_totals.pop_front();
     replotLayers(trace);
-    replotTotals(now);
+    replotHistory(std::max(newest, QDateTime::currentMSecsSinceEpoch()));
     if (!m_serverTick->isActive()) m_serverTick->start();
     if (std::any_of(trace.layers.begin(), trace.layers.end(), [](const LayerTrace& lt) { return !lt.db.isEmpty(); }))
         replotDb(trace);
+}
+
+TimingsPanel::LayerSeries& TimingsPanel::series(const QString& layer)
+{
+    for (LayerSeries& s : m_series)
+        if (s.layer == layer) return s;
+    LayerSeries s{layer, QColor(kLayerColours[m_series.size() % std::size(kLayerColours)]), nullptr, nullptr};
+    s.render = addHistoryBars(m_history, m_series.isEmpty() ? nullptr : m_series.last().render, s);
+    m_series << s;
+    return m_series.last();
+}
+
+QCPBars* TimingsPanel::addHistoryBars(QCustomPlot* plot, QCPBars* below, const LayerSeries& s)
+{
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(s.layer);
+    bars->setBrush(s.colour);
+    bars->setPen(Qt::NoPen);
+    bars->setWidthType(QCPBars::wtAbsolute);
+    if (below) bars->moveAbove(below);
+    return bars;
+}
+
+QStringList TimingsPanel::historyLayers() const
+{
+    QStringList layers;
+    for (const LayerSeries& s : m_series) layers << s.layer;
+    return layers;
+}
+
+QCPBars* TimingsPanel::layerHistory(const QString& layer) const
+{
+    for (const LayerSeries& s : m_series)
+        if (s.layer == layer) return s.render;
+    return nullptr;
+}
+
+QCPBars* TimingsPanel::dbHistory(const QString& layer) const
+{
+    for (const LayerSeries& s : m_series)
+        if (s.layer == layer) return s.db;
+    return nullptr;
 }
 
 void TimingsPanel::addServedRequest(const ServedRequest& request)
@@ -272,7 +364,7 @@ void TimingsPanel::addServedRequest(const ServedRequest& request)
     if (m_pause->isChecked()) return;
     m_served.push_back({request.finishedMs, request.ms});
     if (m_nextFinalS == 0) m_nextFinalS = request.finishedMs / 1000;
-    if (request.trace) addTrace(*request.trace);
+    if (request.trace) addTraceAt(*request.trace, request.finishedMs);
     // The tick draws it within a second: charts never replot per request under load.
     if (!m_serverTick->isActive()) m_serverTick->start();
 }
@@ -371,16 +463,18 @@ void TimingsPanel::clear()
     m_totals.clear();
     for (QCPBars* bars : std::as_const(m_phases)) bars->data()->clear();
     m_totalGraph->data()->clear();
+    for (const LayerSeries& s : std::as_const(m_series)) {
+        m_history->removePlottable(s.render);
+        if (s.db) m_dbHistory->removePlottable(s.db);
+    }
+    m_series.clear();
     for (QCPBars* bars : std::as_const(m_dbPhases)) bars->data()->clear();
     m_dbLayers.clear();
     m_served.clear();
     m_serverPoints.clear();
     m_nextFinalS = 0;
     for (QCPGraph* g : {m_rate, m_p50, m_p95}) g->data()->clear();
-    m_layers->replot();
-    m_total->replot();
-    m_db->replot();
-    m_server->replot();
+    for (QCustomPlot* plot : {m_layers, m_history, m_db, m_dbHistory, m_server}) plot->replot();
 }
 
 void TimingsPanel::replotLayers(const Trace& trace)
@@ -410,22 +504,55 @@ void TimingsPanel::replotLayers(const Trace& trace)
     m_layers->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TimingsPanel::replotTotals(qint64 nowMs)
+void TimingsPanel::replotHistory(qint64 nowMs)
 {
-    QVector<double> keys, values;
+    // One bar per render in the window (per render with DB calls in the
+    // database chart), every layer's series with a value at each key so that
+    // the stacks line up.
     const qint64 from = m_windowS == 0 ? std::numeric_limits<qint64>::min() : nowMs - 1000LL * m_windowS;
-    double maxMs = 1, oldest = -10;
+    QVector<double> keys, totals, dbKeys;
+    QList<QVector<double>> render(m_series.size()), db(m_series.size());
+    double maxMs = 1, maxDbMs = 1, oldest = -10;
     for (const Render& r : m_totals) {
         if (r.atMs < from) continue;
-        keys << (r.atMs - nowMs) / 1000.0;
-        values << r.totalMs;
-        maxMs = std::max(maxMs, r.totalMs);
-        oldest = std::min(oldest, keys.last());
+        const double key = (r.atMs - nowMs) / 1000.0;
+        keys << key;
+        totals << r.totalMs;
+        if (r.hasDb) dbKeys << key;
+        double sum = 0, dbSum = 0;
+        for (int i = 0; i < m_series.size(); ++i) {
+            double ms = 0, dbMs = 0;
+            for (const LayerMs& l : r.layers)
+                if (l.layer == m_series[i].layer) ms += l.renderMs, dbMs += l.dbMs;
+            render[i] << ms;
+            if (r.hasDb) db[i] << dbMs;
+            sum += ms;
+            dbSum += dbMs;
+        }
+        maxMs = std::max({maxMs, r.totalMs, sum});
+        maxDbMs = std::max(maxDbMs, dbSum);
+        oldest = std::min(oldest, key);
     }
-    m_totalGraph->setData(keys, values, true);
-    m_total->xAxis->setRange(m_windowS == 0 ? std::floor(oldest) : -m_windowS, 0);
-    m_total->yAxis->setRange(0, maxMs * 1.15);
-    m_total->replot(QCustomPlot::rpQueuedReplot);
+    m_totalGraph->setData(keys, totals, true);
+    for (int i = 0; i < m_series.size(); ++i) {
+        m_series[i].render->setData(keys, render[i], true);
+        if (m_series[i].db) m_series[i].db->setData(dbKeys, db[i], true);
+    }
+    const double lower = m_windowS == 0 ? std::floor(oldest) : -m_windowS;
+    const auto barWidth = [](QCustomPlot* plot, qsizetype count) {
+        // As if the renders were evenly apart, 1 to 8 px: thin under load, visible when few.
+        return std::clamp(0.8 * plot->axisRect()->width() / std::max<double>(1, count), 1.0, 8.0);
+    };
+    for (const LayerSeries& s : std::as_const(m_series)) {
+        s.render->setWidth(barWidth(m_history, keys.size()));
+        if (s.db) s.db->setWidth(barWidth(m_dbHistory, dbKeys.size()));
+    }
+    m_history->xAxis->setRange(lower, 0);
+    m_history->yAxis->setRange(0, maxMs * 1.15);
+    m_dbHistory->xAxis->setRange(lower, 0);
+    m_dbHistory->yAxis->setRange(0, maxDbMs * 1.15);
+    m_history->replot(QCustomPlot::rpQueuedReplot);
+    m_dbHistory->replot(QCustomPlot::rpQueuedReplot);
 }
 
 }  // namespace maptune

@@ -1,9 +1,11 @@
 #pragma once
 // Live timing charts (QCustomPlot), in tabs: Render -- the last render's
-// per-layer times stacked by phase (open, read, lut, draw, label) and a
-// rolling line of total render time; Database -- the last render's database
-// time per layer stacked by pool wait, connect, query and fetch; Server --
-// served requests per second and p50/p95 latency over a rolling window.
+// per-layer times stacked by phase (open, read, lut, draw, label), and below
+// it every render over time, one bar per render stacked by layer (one colour
+// per layer) with the render's total as a line; Database -- the last render's
+// database time per layer stacked by pool wait, connect, query and fetch, and
+// below it the database time of every render with DB calls over time,
+// stacked by layer; Server -- served requests per second and p50/p95 latency.
 // The time charts show a chosen window (last 30 s, 2 min, 10 min or all);
 // charts export as PNG (QCustomPlot) and their data as CSV.
 // Fed on the GUI thread (see TraceRelay and RequestRelay).
@@ -11,6 +13,7 @@
 #include "server/request_observer.h"
 #include "trace/trace.h"
 
+#include <QColor>
 #include <QWidget>
 
 #include <deque>
@@ -33,8 +36,11 @@ public:
 
     int historySize() const { return int(m_totals.size()); }
     QCustomPlot* layerPlot() const { return m_layers; }
-    QCustomPlot* totalPlot() const { return m_total; }
+    // Renders over time: per-layer bars (stacked) and the total line (graph 0).
+    QCustomPlot* historyPlot() const { return m_history; }
     QCustomPlot* dbPlot() const { return m_db; }
+    // Renders with DB calls over time: database ms per layer, stacked.
+    QCustomPlot* dbHistoryPlot() const { return m_dbHistory; }
     QCustomPlot* serverPlot() const { return m_server; }
     QTabWidget* tabs() const { return m_tabs; }
     // Layers in the database chart (those of the last trace with DbTrace entries).
@@ -44,6 +50,15 @@ public:
     static double percentile(QList<double> values, double p);
     static constexpr int kLatencyWindowS = 5;   // p50/p95 over the last seconds
     static constexpr int kMaxHistoryS = 24 * 3600;  // what "all" keeps at most
+    static constexpr int kMaxRenders = 20000;       // ... and at most this many renders
+
+    // Layers with a series in the history charts, in the order first seen.
+    QStringList historyLayers() const;
+    // A layer's series in the render (or database) history chart: one bar per
+    // render in the time window (0 where the layer did not draw or query),
+    // keyed by seconds before the last replot; null when it has none.
+    QCPBars* layerHistory(const QString& layer) const;
+    QCPBars* dbHistory(const QString& layer) const;
 
     // The time charts' window in seconds; 0: everything since the last clear.
     void setWindowSeconds(int seconds);
@@ -62,16 +77,26 @@ public:
 public Q_SLOTS:
     // A finished render (canvas or served); its DB calls feed the Database tab.
     void addTrace(const maptune::Trace& trace);
+    // The same, finished at atMs (epoch ms) rather than now.
+    void addTraceAt(const maptune::Trace& trace, qint64 atMs);
     // A served request: throughput and latency; its trace goes to addTrace().
     void addServedRequest(const maptune::ServedRequest& request);
     void clear();
     // Recompute the time charts for the window ending at nowMs (epoch ms).
     void replotServer(qint64 nowMs);
-    void replotTotals(qint64 nowMs);
+    void replotHistory(qint64 nowMs);
 
 private:
     void replotLayers(const Trace& trace);
     void replotDb(const Trace& trace);
+    struct LayerSeries {
+        QString layer;
+        QColor colour;
+        QCPBars* render = nullptr;
+        QCPBars* db = nullptr;  // made when the layer first queries a database
+    };
+    LayerSeries& series(const QString& layer);
+    QCPBars* addHistoryBars(QCustomPlot* plot, QCPBars* below, const LayerSeries& s);
     QWidget* createServerPlot();
     QLayout* createToolBar();
     void exportWithDialog(bool png);
@@ -83,12 +108,14 @@ private:
     void finalizeSeconds(qint64 nowS);
 
     QCustomPlot* m_layers;
-    QCustomPlot* m_total;
+    QCustomPlot* m_history;
     QList<QCPBars*> m_phases;  // stacked, bottom first
     QCPGraph* m_totalGraph = nullptr;
     QCustomPlot* m_db;
     QList<QCPBars*> m_dbPhases;
     QStringList m_dbLayers;
+    QCustomPlot* m_dbHistory;
+    QList<LayerSeries> m_series;  // stacked in this order, bottom first
     QCustomPlot* m_server;
     QCPGraph* m_rate = nullptr;
     QCPGraph* m_p50 = nullptr;
@@ -98,11 +125,18 @@ private:
     QCheckBox* m_pause;
     QComboBox* m_window = nullptr;
     int m_windowS = 120;
+    struct LayerMs {
+        QString layer;
+        double renderMs;
+        double dbMs;
+    };
     struct Render {
         qint64 atMs;
         double totalMs;
+        QList<LayerMs> layers;  // drawn layers only
+        bool hasDb;
     };
-    std::deque<Render> m_totals;  // oldest first, kMaxHistoryS kept
+    std::deque<Render> m_totals;  // by atMs, oldest first; kMaxHistoryS and kMaxRenders kept
     struct Served {
         qint64 finishedMs;
         double ms;

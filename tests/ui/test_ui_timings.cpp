@@ -1,4 +1,5 @@
-// Workbench tests: the timings panel: database series, percentiles, served traffic.
+// Workbench tests: the timings panel: database series, per-layer render and
+// database history, percentiles, served traffic, time windows, exports.
 
 #include "ui_test_support.h"
 
@@ -8,6 +9,8 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
+#include <QDateTime>
 #include <QImage>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -23,6 +26,12 @@ class TestUiTimings : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void timingsDbSeries();
+    void renderHistoryPerLayer();
+    void dbHistoryPerLayer();
+    void historyWindow_data();
+    void historyWindow();
+    void servedTracesAtTheirTime();
+    void pauseAndClear();
     void timingsPercentile_data();
     void timingsPercentile();
     void timingsServedRequests();
@@ -65,6 +74,179 @@ void TestUiTimings::timingsDbSeries()
     plain.layers << layerTrace("water", 5);
     panel.addTrace(plain);
     QCOMPARE(panel.dbLayers(), QStringList({"roads"}));
+}
+
+namespace {
+
+QList<double> values(const QCPBars* bars)
+{
+    QList<double> out;
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) out << it->value;
+    return out;
+}
+
+QList<double> keys(const QCPBars* bars)
+{
+    QList<double> out;
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) out << it->key;
+    return out;
+}
+
+bool closeTo(double a, double b)
+{
+    return std::abs(a - b) < 1e-6;
+}
+
+}  // namespace
+
+void TestUiTimings::renderHistoryPerLayer()
+{
+    TimingsPanel panel;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // Five renders a second apart: roads 10..14 ms; water 5 ms but skipped in the
+    // third (out of scale); ortho only in the last.
+    for (int i = 0; i < 5; ++i) {
+        Trace trace;
+        trace.totalMs = 100 + i;
+        trace.layers << layerTrace("roads", 10 + i) << layerTrace("water", 5, i == 2);
+        if (i == 4) trace.layers << layerTrace("ortho", 7);
+        panel.addTraceAt(trace, now - 4000 + i * 1000);
+    }
+    QCOMPARE(panel.historySize(), 5);
+    QCOMPARE(panel.historyLayers(), QStringList({"roads", "water", "ortho"}));
+    QCOMPARE(values(panel.layerHistory("roads")), QList<double>({10, 11, 12, 13, 14}));
+    QCOMPARE(values(panel.layerHistory("water")), QList<double>({5, 5, 0, 5, 5}));
+    QCOMPARE(values(panel.layerHistory("ortho")), QList<double>({0, 0, 0, 0, 7}));
+    QVERIFY(!panel.layerHistory("missing"));
+    // Keyed by seconds before now, one second apart; the stacks share the keys.
+    const QList<double> k = keys(panel.layerHistory("roads"));
+    for (int i = 1; i < 5; ++i) QVERIFY(closeTo(k[i] - k[i - 1], 1.0));
+    QVERIFY(k.last() <= 0 && k.last() > -5);
+    QCOMPARE(keys(panel.layerHistory("ortho")), k);
+    // Stacked in the order first seen: water on roads, ortho on water.
+    QCOMPARE(panel.layerHistory("water")->barBelow(), panel.layerHistory("roads"));
+    QCOMPARE(panel.layerHistory("ortho")->barBelow(), panel.layerHistory("water"));
+    QCOMPARE(panel.layerHistory("roads")->barBelow(), nullptr);
+    // The total line (graph 0) has each render's total.
+    QCPGraph* total = panel.historyPlot()->graph(0);
+    QCOMPARE(total->data()->size(), 5);
+    for (int i = 0; i < 5; ++i) QCOMPARE(total->data()->at(i)->value, 100.0 + i);
+    // One colour per layer.
+    QVERIFY(panel.layerHistory("roads")->brush().color() != panel.layerHistory("water")->brush().color());
+    // No database calls: no database history.
+    QVERIFY(!panel.dbHistory("roads"));
+}
+
+void TestUiTimings::dbHistoryPerLayer()
+{
+    TimingsPanel panel;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    DbTrace a, b, c;
+    a.queryMs = 10;
+    a.fetchMs = 2;
+    b.poolWaitMs = 1;
+    b.queryMs = 3;
+    c.connectMs = 2.5;
+    c.queryMs = 4;
+    Trace first, plain, third;
+    first.layers << layerTrace("roads", 20) << layerTrace("water", 3);
+    first.layers[0].db << a;
+    plain.layers << layerTrace("water", 3);
+    third.layers << layerTrace("roads", 9) << layerTrace("parcels", 8);
+    third.layers[0].db << b;
+    third.layers[1].db << c;
+    panel.addTraceAt(first, now - 3000);
+    panel.addTraceAt(plain, now - 2000);
+    panel.addTraceAt(third, now - 1000);
+    // Every render in the render history; only the two with DB calls in the database history,
+    // each layer's pool wait + connect + query + fetch summed over its calls.
+    QCOMPARE(panel.layerHistory("roads")->data()->size(), 3);
+    QCOMPARE(values(panel.dbHistory("roads")), QList<double>({12, 4}));
+    QCOMPARE(values(panel.dbHistory("parcels")), QList<double>({0, 6.5}));
+    QVERIFY(!panel.dbHistory("water"));
+    const QList<double> k = keys(panel.dbHistory("roads"));
+    QVERIFY(closeTo(k[1] - k[0], 2.0));
+    QCOMPARE(panel.dbHistory("parcels")->barBelow(), panel.dbHistory("roads"));
+    // The CSV carries the history as drawn: parcels' two bars.
+    const QByteArray csv = panel.csv();
+    int parcels = 0;
+    for (const QByteArray& row : csv.split('\n'))
+        if (row.startsWith("database_history,parcels,")) parcels += row.endsWith(",,6.5") ? 10 : 1;
+    QVERIFY2(parcels == 11, csv.constData());
+}
+
+void TestUiTimings::historyWindow_data()
+{
+    QTest::addColumn<int>("window");
+    QTest::addColumn<QList<double>>("roads");
+    // Renders 300 s, 60 s and 10 s ago, roads 3, 2 and 1 ms.
+    QTest::newRow("last 30 s") << 30 << QList<double>{1};
+    QTest::newRow("last 2 min") << 120 << QList<double>{2, 1};
+    QTest::newRow("all") << 0 << QList<double>{3, 2, 1};
+}
+
+void TestUiTimings::historyWindow()
+{
+    QFETCH(int, window);
+    QFETCH(QList<double>, roads);
+    TimingsPanel panel;
+    panel.setWindowSeconds(window);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (auto [agoS, ms] : {std::pair{300, 3.0}, {60, 2.0}, {10, 1.0}}) {
+        Trace trace;
+        trace.totalMs = ms;
+        trace.layers << layerTrace("roads", ms);
+        panel.addTraceAt(trace, now - agoS * 1000);
+    }
+    QCOMPARE(panel.historySize(), 3);  // the window limits what is drawn, not what is kept
+    QCOMPARE(values(panel.layerHistory("roads")), roads);
+    QCOMPARE(panel.historyPlot()->graph(0)->data()->size(), roads.size());
+    const double lower = panel.historyPlot()->xAxis->range().lower;
+    if (window == 0) QVERIFY2(lower <= -300 && lower >= -301, qPrintable(QString::number(lower)));  // the oldest, whole seconds
+    else QCOMPARE(lower, -double(window));
+}
+
+void TestUiTimings::servedTracesAtTheirTime()
+{
+    TimingsPanel panel;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // Served requests reach the panel out of order (several connection threads):
+    // the history is drawn in the order they finished.
+    for (auto [agoMs, ms] : {std::pair{1000, 20.0}, {3000, 40.0}, {2000, 30.0}}) {
+        ServedRequest r;
+        r.finishedMs = now - agoMs;
+        r.ms = ms;
+        r.status = 200;
+        Trace trace;
+        trace.totalMs = ms;
+        trace.layers << layerTrace("ortho", ms - 1);
+        r.trace = trace;
+        panel.addServedRequest(r);
+    }
+    QCOMPARE(values(panel.layerHistory("ortho")), QList<double>({39, 29, 19}));
+    const QList<double> k = keys(panel.layerHistory("ortho"));
+    QVERIFY(closeTo(k[1] - k[0], 1.0) && closeTo(k[2] - k[1], 1.0));
+}
+
+void TestUiTimings::pauseAndClear()
+{
+    TimingsPanel panel;
+    Trace trace;
+    trace.layers << layerTrace("roads", 4);
+    panel.addTrace(trace);
+    auto* pause = panel.findChild<QCheckBox*>();
+    QVERIFY(pause);
+    pause->setChecked(true);
+    panel.addTrace(trace);
+    QCOMPARE(panel.layerHistory("roads")->data()->size(), 1);
+    pause->setChecked(false);
+    panel.clear();
+    QCOMPARE(panel.historySize(), 0);
+    QVERIFY(panel.historyLayers().isEmpty());
+    QVERIFY(!panel.layerHistory("roads"));
+    QCOMPARE(panel.historyPlot()->plottableCount(), 1);  // the total line only
+    panel.addTrace(trace);
+    QCOMPARE(values(panel.layerHistory("roads")), QList<double>({4}));
 }
 
 void TestUiTimings::timingsPercentile_data()
@@ -180,14 +362,18 @@ void TestUiTimings::exportsCsvAndPng()
     QVERIFY2(rows.contains("render_layers,draw,1,roads,25"), csv.constData());
     QVERIFY2(rows.contains("render_layers,read,2,\"water, lakes\",4"), csv.constData());  // quoted: a comma
     QVERIFY2(rows.contains("database,query,1,roads,12"), csv.constData());
+    bool roadsHistory = false;
     int totals = 0;
     for (const QByteArray& row : rows) {
-        if (!row.startsWith("render_total,total,")) continue;
+        roadsHistory = roadsHistory || (row.startsWith("render_history,roads,") && row.endsWith(",,30"));
+        if (!row.startsWith("render_history,total,")) continue;
         ++totals;
         QVERIFY(row.endsWith(",,42"));
         QVERIFY(std::abs(row.split(',')[2].toDouble()) < 5);  // seconds ago: just now
     }
     QCOMPARE(totals, 1);
+    QVERIFY2(roadsHistory, csv.constData());
+    QVERIFY2(csv.contains("\ndatabase_history,roads,"), csv.constData());
 
     QTemporaryDir dir;
     QString error;
@@ -201,7 +387,7 @@ void TestUiTimings::exportsCsvAndPng()
     QVERIFY2(panel.exportPng(dir.filePath("render.png"), &error), qPrintable(error));
     const QImage render(dir.filePath("render.png"));
     QCOMPARE(render.width(), panel.layerPlot()->width());
-    QCOMPARE(render.height(), panel.layerPlot()->height() + panel.totalPlot()->height());
+    QCOMPARE(render.height(), panel.layerPlot()->height() + panel.historyPlot()->height());
     bool drawColour = false;  // the "draw" phase's bar fill
     for (int y = 0; y < render.height() && !drawColour; ++y)
         for (int x = 0; x < render.width() && !drawColour; ++x)
@@ -209,7 +395,8 @@ void TestUiTimings::exportsCsvAndPng()
     QVERIFY(drawColour);
     panel.tabs()->setCurrentIndex(1);
     QVERIFY2(panel.exportPng(dir.filePath("db.png"), &error), qPrintable(error));
-    QCOMPARE(QImage(dir.filePath("db.png")).size(), panel.dbPlot()->size());
+    const QImage dbPng(dir.filePath("db.png"));
+    QCOMPARE(dbPng.height(), panel.dbPlot()->height() + panel.dbHistoryPlot()->height());
 }
 
 QTEST_MAIN(TestUiTimings)
