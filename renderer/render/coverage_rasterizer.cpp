@@ -47,6 +47,7 @@ void CoverageRasterizer::reset(int width, int height)
     m_height = std::max(height, 0);
     m_cells.clear();
     m_haveCurrent = false;
+    m_minY = INT_MAX, m_maxY = INT_MIN;
 }
 
 void CoverageRasterizer::addPolygon(const QPointF* points, int count)
@@ -109,7 +110,11 @@ void CoverageRasterizer::moveTo(int ex, int ey)
 
 void CoverageRasterizer::flush()
 {
-    if (m_haveCurrent && (m_current.cover | m_current.area)) m_cells.push_back(m_current);
+    if (m_haveCurrent && (m_current.cover | m_current.area)) {
+        m_cells.push_back(m_current);
+        m_minY = std::min(m_minY, m_current.y);
+        m_maxY = std::max(m_maxY, m_current.y);
+    }
     m_haveCurrent = false;
 }
 
@@ -232,8 +237,6 @@ void CoverageRasterizer::line(int x1, int y1, int x2, int y2)
 // Cells grouped by row (counting sort), each row sorted by x.
 void CoverageRasterizer::sortRows()
 {
-    m_minY = INT_MAX, m_maxY = INT_MIN;
-    for (const Cell& c : m_cells) m_minY = std::min(m_minY, c.y), m_maxY = std::max(m_maxY, c.y);
     const int rows = m_maxY - m_minY + 1;
     // m_rowStart[r + 1] counts row r, then becomes where row r starts after
     // the prefix sum shifted by one; scattering moves it to row r's end,

@@ -15,6 +15,7 @@
 #include <QPointF>
 
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -55,7 +56,7 @@ private:
     bool m_haveCurrent = false;
     std::vector<Cell> m_cells, m_sorted;
     std::vector<int> m_rowStart;
-    int m_minY = 0, m_maxY = -1;
+    int m_minY = INT_MAX, m_maxY = INT_MIN;
 };
 
 }  // namespace maptune
