@@ -5,6 +5,7 @@
 #include "benchmark_settings.h"
 #include "benchmark_target_list.h"
 #include "map_document.h"
+#include "request_relay.h"
 #include "server_panel.h"
 
 #include "loadtest/experiment_report.h"
@@ -92,7 +93,7 @@ BenchmarkPanel::BenchmarkPanel(MapDocument* document, ServerPanel* server, QWidg
       m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
       m_save(new QPushButton(tr("Save…"))), m_progress(new QProgressBar), m_status(new QLabel),
       m_charts(new BenchmarkCharts), m_model(new BenchmarkResultsModel(this)), m_table(new QTableView),
-      m_job(new BenchmarkJob(this))
+      m_job(new BenchmarkJob(this)), m_relay(new RequestRelay(this))
 {
     m_progress->setRange(0, kProgressSteps);
     m_progress->setValue(0);
@@ -142,6 +143,7 @@ BenchmarkPanel::BenchmarkPanel(MapDocument* document, ServerPanel* server, QWidg
     connect(m_job, &BenchmarkJob::progress, this, &BenchmarkPanel::onProgress);
     connect(m_job, &BenchmarkJob::runFinished, this, &BenchmarkPanel::onRunFinished);
     connect(m_job, &BenchmarkJob::finished, this, &BenchmarkPanel::onFinished);
+    connect(m_relay, &RequestRelay::served, this, &BenchmarkPanel::requestServed);
     if (m_document) connect(m_document, &MapDocument::mapChanged, this, &BenchmarkPanel::updateLayers);
     if (m_server) {
         connect(m_server, &ServerPanel::runningChanged, this, [this] {
@@ -156,6 +158,15 @@ BenchmarkPanel::~BenchmarkPanel()
 {
     m_job->cancel();
     m_job->wait();  // the worker uses m_variantServer: it must be over first
+    stopVariantServer();  // before m_relay, its observer, goes
+}
+
+void BenchmarkPanel::stopVariantServer()
+{
+    if (!m_variantServer) return;
+    m_variantServer->stop();
+    m_variantServer->setObserver(nullptr);
+    m_variantServer.reset();
 }
 
 QWidget* BenchmarkPanel::createPresetRow()
@@ -350,6 +361,7 @@ std::optional<QString> BenchmarkPanel::planVariants(
     plan.options.load = std::get<LoadOptions>(load);
     plan.options.rounds = m_settings->rounds();
     m_variantServer = std::make_shared<EmbeddedServer>();
+    m_variantServer->setObserver(m_relay);
     m_variantDescriptions = std::make_shared<QStringList>();
     GetMapParams params;
     params.format = m_settings->format();
@@ -434,8 +446,7 @@ void BenchmarkPanel::onRunFinished(const LoadReport& report, int config, int)
 
 void BenchmarkPanel::onFinished(const ExperimentResult& result)
 {
-    if (m_variantServer) m_variantServer->stop();
-    m_variantServer.reset();
+    stopVariantServer();
     if (m_variantDescriptions && !m_variantDescriptions->isEmpty()) m_descriptions = *m_variantDescriptions;
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);

@@ -3,7 +3,8 @@
 // the open map on the embedded server (the Server panel's WMS, so the
 // Timings panel shows the served requests' per-layer times meanwhile), any
 // WMS URL templates, or the map variants of a preset (LUT on/off, raster
-// formats, shapefile vs PostGIS, vs another WMS) served in process. Run
+// formats, shapefile vs PostGIS, vs another WMS) served in process, whose
+// requests come out as requestServed for the Timings panel as well. Run
 // starts the experiment on a worker thread (BenchmarkJob) with a progress bar
 // and Cancel; charts and the results table fill live; results save as JSON,
 // CSV or a self-contained HTML report.
@@ -14,6 +15,7 @@
 #include "loadtest/experiment.h"
 #include "loadtest/experiment_preset.h"
 #include "mapfile/map_def.h"
+#include "server/request_observer.h"
 
 #include <QElapsedTimer>
 #include <QMap>
@@ -37,6 +39,7 @@ class BenchmarkResultsModel;
 class BenchmarkSettings;
 class BenchmarkTargetList;
 class MapDocument;
+class RequestRelay;
 class ServerPanel;
 
 class BenchmarkPanel : public QWidget {
@@ -79,6 +82,9 @@ public:
 Q_SIGNALS:
     void started();
     void finished(const maptune::ExperimentResult& result);
+    // A request the preset variants' in-process server answered (requests to
+    // "this map" go through the Server panel and come out there).
+    void requestServed(const maptune::ServedRequest& request);
 
 private:
     struct Plan {
@@ -99,6 +105,7 @@ private:
     void onProgress(const ExperimentProgress& p);
     void onRunFinished(const LoadReport& report, int config, int round);
     void onFinished(const ExperimentResult& result);
+    void stopVariantServer();
     void save();
     QString workDir() const;
 
@@ -120,6 +127,7 @@ private:
     BenchmarkJob* m_job;
 
     std::shared_ptr<EmbeddedServer> m_variantServer;   // serves preset variants during a run
+    RequestRelay* m_relay;                             // its requests, to the GUI thread
     std::shared_ptr<QStringList> m_variantDescriptions; // written by the worker's preparation
     QString m_workDir;
     QStringList m_labels, m_descriptions, m_notes;

@@ -137,8 +137,10 @@ void MainWindow::createDocks()
     addDockWidget(Qt::LeftDockWidgetArea, identify);
     tabifyDockWidget(layers, identify);  // beside the layer list: both answer "what is on the map"
 
-    // Benchmarks of "this map" go through the Server panel, so Timings shows them as they run.
+    // Benchmarks of "this map" go through the Server panel, so Timings shows them as they run;
+    // preset variants are served by the panel's own server, which reports to Timings too.
     m_benchmark = new BenchmarkPanel(m_document, m_server);
+    connect(m_benchmark, &BenchmarkPanel::requestServed, m_timings, &TimingsPanel::addServedRequest);  // preset variants
     auto* benchmark = makeDock(tr("Benchmark"), QStringLiteral("benchmarkDock"), m_benchmark, this);
     addDockWidget(Qt::RightDockWidgetArea, benchmark);
     tabifyDockWidget(editor, benchmark);

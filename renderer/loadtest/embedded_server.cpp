@@ -30,6 +30,7 @@ std::optional<QString> EmbeddedServer::start(int workers)
     so.workers = workers;
     so.reloadIntervalMs = 0;
     m_router = std::make_unique<ServiceRouter>(*m_registry, so);
+    m_router->setObserver(m_observer);
     m_http = std::make_unique<HttpServer>(*m_router);
     if (auto error = m_http->start()) {
         m_http.reset();
@@ -44,6 +45,12 @@ void EmbeddedServer::stop()
     if (m_http) m_http->stop();
     m_http.reset();
     m_router.reset();
+}
+
+void EmbeddedServer::setObserver(RequestObserver* observer)
+{
+    m_observer = observer;
+    if (m_router) m_router->setObserver(observer);
 }
 
 bool EmbeddedServer::isRunning() const { return m_http != nullptr; }

@@ -20,6 +20,7 @@ namespace maptune {
 
 class HttpServer;
 class MapRegistry;
+class RequestObserver;
 class ServiceRouter;
 
 struct GetMapParams {
@@ -43,6 +44,10 @@ public:
     void stop();
     bool isRunning() const;
     int port() const;
+    // Told about every WMS request served from now on (null: nobody), on the
+    // connection threads (see ServiceRouter::setObserver). The observer must
+    // outlive the server's running time, or be cleared first.
+    void setObserver(RequestObserver* observer);
 
     // The served map loaded from path; null when it is not served.
     MapDefPtr map(const QString& path) const;
@@ -69,6 +74,7 @@ private:
     std::unique_ptr<MapRegistry> m_registry;
     std::unique_ptr<ServiceRouter> m_router;
     std::unique_ptr<HttpServer> m_http;
+    RequestObserver* m_observer = nullptr;
 };
 
 }  // namespace maptune

@@ -143,6 +143,7 @@ struct Bench {
         server.setMapPath(path);
         QObject::connect(&server, &ServerPanel::requestServed, &timings, &TimingsPanel::addServedRequest);
         panel = std::make_unique<BenchmarkPanel>(&document, &server);
+        QObject::connect(panel.get(), &BenchmarkPanel::requestServed, &timings, &TimingsPanel::addServedRequest);
         panel->setWorkDir(dir.filePath("work"));
         BenchmarkSettings* s = panel->settings();
         s->setConcurrency(2);
@@ -183,6 +184,7 @@ private Q_SLOTS:
     void saveResults_data();
     void saveResults();
     void refusesWithoutTargets();
+    void presetRequestsReachTimings();
     void advisorListsStripedTiff();
     void advisorBuildsOverviews();
     void advisorConversionOffersComparison();
@@ -319,6 +321,47 @@ void TestBenchmarkPanel::refusesWithoutTargets()
     QVERIFY2(error.contains(QStringLiteral("target")), qPrintable(error));
     QVERIFY(!b.panel->isRunning());
     QVERIFY(!b.server.isRunning());
+}
+
+void TestBenchmarkPanel::presetRequestsReachTimings()
+{
+    // LUT on vs off on a small raster: the variants are served by the panel's
+    // own embedded server, not the Server panel; their traces still reach Timings.
+    Bench b;
+    QVERIFY(writeStripedTiff(b.dir.filePath("striped.tif"), 256));
+    QByteArray text(kRasterMap);
+    text.replace("DATA \"striped.tif\"", "DATA \"striped.tif\"\n    PROCESSING \"LUT=0:0,255:128\"");
+    QVERIFY(b.open(text));
+    b.panel->setPreset(PresetKind::Lut, QStringLiteral("ortho"));
+    QSignalSpy served(b.panel.get(), &BenchmarkPanel::requestServed);
+    const auto result = b.runToEnd();
+    QVERIFY(result);
+    QVERIFY2(result->error.isEmpty(), qPrintable(result->error));
+    QCOMPARE(result->summary.size(), 2);
+    QCOMPARE(result->runs.size(), 4);
+    for (const LoadReport& r : result->runs) QCOMPARE(r.ok, qint64(10));
+    QVERIFY(!b.server.isRunning());
+
+    // 2 configurations x 2 rounds x 10 measured requests at least (plus warm-ups),
+    // each one's trace in the render history, the raster layer's time in every bar.
+    QTRY_VERIFY(served.count() >= 40);
+    QTest::qWait(200);  // anything still queued
+    const int count = int(served.count());
+    QCOMPARE(b.timings.historySize(), count);
+    for (const QList<QVariant>& args : std::as_const(served)) {
+        const auto request = args.at(0).value<ServedRequest>();
+        QCOMPARE(request.type, QStringLiteral("GetMap"));
+        QCOMPARE(request.status, 200);
+        QVERIFY(request.trace.has_value());
+    }
+    QCOMPARE(b.timings.historyLayers(), QStringList({"ortho"}));
+    const QCPBars* ortho = b.timings.layerHistory(QStringLiteral("ortho"));
+    QCOMPARE(ortho->data()->size(), count);
+    for (auto it = ortho->data()->constBegin(); it != ortho->data()->constEnd(); ++it) QVERIFY(it->value > 0);
+
+    // After the run the variants' server is gone: nothing more arrives.
+    QTest::qWait(300);
+    QCOMPARE(int(served.count()), count);
 }
 
 namespace {
