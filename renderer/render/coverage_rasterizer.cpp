@@ -41,10 +41,12 @@ CoverageRasterizer::GammaTable CoverageRasterizer::linearGamma(double g)
     return t;
 }
 
-void CoverageRasterizer::reset(int width, int height)
+void CoverageRasterizer::reset(int width, int height, int top, int bottom)
 {
     m_width = std::max(width, 0);
     m_height = std::max(height, 0);
+    m_top = std::clamp(top, 0, m_height);
+    m_bottom = bottom < 0 ? m_height : std::clamp(bottom, m_top, m_height);
     m_cells.clear();
     m_haveCurrent = false;
     m_minY = INT_MAX, m_maxY = INT_MIN;
@@ -63,8 +65,12 @@ void CoverageRasterizer::addPolygon(const QPointF* points, int count)
 void CoverageRasterizer::edge(double x1, double y1, double x2, double y2)
 {
     if (!std::isfinite(x1) || !std::isfinite(y1) || !std::isfinite(x2) || !std::isfinite(y2)) return;
+    // An edge wholly above or below the band adds nothing to its rows. One
+    // that crosses it is clipped to the image, not the band, so that every
+    // band walks it exactly as a whole-image pass would (flush() keeps the
+    // band's cells): bands drawn apart join without a seam.
+    if (y1 == y2 || (y1 <= m_top && y2 <= m_top) || (y1 >= m_bottom && y2 >= m_bottom)) return;
     const double h = m_height, w = m_width;
-    if (y1 == y2 || (y1 <= 0 && y2 <= 0) || (y1 >= h && y2 >= h)) return;
     // Coordinates are never negative here, so adding a half rounds.
     auto fixed = [](double v) { return int(v * One + 0.5); };
     if (y1 >= 0 && y2 >= 0 && y1 <= h && y2 <= h && x1 >= 0 && x2 >= 0 && x1 <= w && x2 <= w) {
@@ -110,7 +116,7 @@ void CoverageRasterizer::moveTo(int ex, int ey)
 
 void CoverageRasterizer::flush()
 {
-    if (m_haveCurrent && (m_current.cover | m_current.area)) {
+    if (m_haveCurrent && (m_current.cover | m_current.area) && m_current.y >= m_top && m_current.y < m_bottom) {
         m_cells.push_back(m_current);
         m_minY = std::min(m_minY, m_current.y);
         m_maxY = std::max(m_maxY, m_current.y);
@@ -260,9 +266,15 @@ void CoverageRasterizer::sortRows()
 
 void CoverageRasterizer::fill(QImage& image, QRgb color, FillRule rule, const GammaTable* gamma)
 {
+    if (image.format() != QImage::Format_ARGB32_Premultiplied) return;
+    fill(image.bits(), image.bytesPerLine(), image.width(), image.height(), color, rule, gamma);
+}
+
+void CoverageRasterizer::fill(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
+                              const GammaTable* gamma)
+{
     flush();
     if (m_cells.empty() || qAlpha(color) == 0) return;
-    if (image.format() != QImage::Format_ARGB32_Premultiplied) return;
     sortRows();
     const QRgb src = qPremultiply(color);
     const bool opaque = qAlpha(src) == 255;
@@ -285,12 +297,12 @@ void CoverageRasterizer::fill(QImage& image, QRgb color, FillRule rule, const Ga
         const QRgb s = byteMul(src, c);
         dst = s + byteMul(dst, 255 - qAlpha(s));
     };
-    const int w = std::min(m_width, image.width());
-    const int yEnd = std::min({m_maxY, m_height - 1, image.height() - 1});
-    for (int y = std::max(m_minY, 0); y <= yEnd; ++y) {
+    const int w = std::min(m_width, width);
+    const int yEnd = std::min({m_maxY, m_bottom - 1, height - 1});
+    for (int y = std::max(m_minY, m_top); y <= yEnd; ++y) {
         const Cell* cell = m_sorted.data() + m_rowStart[y - m_minY];
         const Cell* end = m_sorted.data() + m_rowStart[y - m_minY + 1];
-        auto* row = reinterpret_cast<QRgb*>(image.scanLine(y));
+        auto* row = reinterpret_cast<QRgb*>(bits + y * bytesPerLine);
         int cover = 0;
         while (cell < end) {
             int x = cell->x, area = 0;

@@ -26,8 +26,9 @@ public:
     enum class FillRule { NonZero, EvenOdd };
     using GammaTable = std::array<std::uint8_t, 256>;
 
-    // Clips to [0, width] x [0, height] (pixels) and forgets earlier polygons.
-    void reset(int width, int height);
+    // Clips to [0, width] x [top, bottom] (pixels; bottom < 0: height) and
+    // forgets earlier polygons. A band lets threads share one image by rows.
+    void reset(int width, int height, int top = 0, int bottom = -1);
     // A closed ring in pixel coordinates (pixel (0, 0) covers [0,1) x [0,1)).
     void addPolygon(const QPointF* points, int count) override;
     bool isEmpty() const { return m_cells.empty(); }
@@ -36,6 +37,10 @@ public:
     // must be Format_ARGB32_Premultiplied and at least the reset size.
     // `gamma`, when given, remaps coverage 0..255 before blending.
     void fill(QImage& image, QRgb color, FillRule rule, const GammaTable* gamma = nullptr);
+    // The same on raw premultiplied ARGB32 rows (no QImage calls: safe from
+    // several threads that fill disjoint bands of one image).
+    void fill(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
+              const GammaTable* gamma = nullptr);
 
     // A gamma_linear(0, g) table: coverage >= g is opaque, the rest scaled up.
     static GammaTable linearGamma(double g);
@@ -51,7 +56,7 @@ private:
     void flush();
     void sortRows();
 
-    int m_width = 0, m_height = 0;
+    int m_width = 0, m_height = 0, m_top = 0, m_bottom = 0;
     Cell m_current{0, 0, 0, 0};
     bool m_haveCurrent = false;
     std::vector<Cell> m_cells, m_sorted;

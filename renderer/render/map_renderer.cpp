@@ -6,6 +6,7 @@
 #include "mapfile/processing.h"
 #include "raster/raster_layer_renderer.h"
 #include "render/label_cache.h"
+#include "render/render_load.h"
 #include "render/vector_layer_renderer.h"
 
 #include <QPainter>
@@ -63,6 +64,7 @@ double layerOpacity(const LayerDef& l)
 
 RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) const
 {
+    const RenderLoad::Scope load;
     Stopwatch total;
     RenderResult result;
     const MapDef& map = *m_map;

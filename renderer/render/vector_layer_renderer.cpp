@@ -8,6 +8,7 @@
 #include "render/label_cache.h"
 #include "render/line_offset.h"
 #include "render/polygon_fill.h"
+#include "render/render_load.h"
 #include "render/scale_tokens.h"
 #include "render/stroke_outline.h"
 #include "render/symbol_painter.h"
@@ -16,10 +17,14 @@
 #include <QPainterPath>
 
 #include <cmath>
+#include <thread>
 
 namespace maptune {
 
 namespace {
+
+// Below this many features a second drawing thread costs more than it saves.
+constexpr qsizetype kItemsWorthABand = 200;
 
 // Feature geometry already in pixels, kept for multi-pass drawing.
 struct DrawItem {
@@ -27,6 +32,7 @@ struct DrawItem {
     Geometry::Type type = Geometry::Type::None;
     QList<QPolygonF> parts;
     QStringList values;
+    double top = 0, bottom = 0;  // pixel rows the parts span
 };
 
 // Map to pixel coordinates. Unrotated, MapServer maps coordinates onto pixel
@@ -327,46 +333,62 @@ CoverageRasterizer& rasterizer()
     return r;
 }
 
-// Strokes polylines (or rings when `closed`): round-joined lines, open
-// hairlines and dashes through StrokeOutline and the coverage rasterizer,
-// everything else through Qt's stroker.
+// Raw rows of the canvas and the band of them one thread may write.
+struct PixelTarget {
+    uchar* bits;
+    qsizetype bytesPerLine;
+    int width, height, top, bottom;
+};
+
+PixelTarget wholeImage(QImage& image)
+{
+    return {image.bits(), image.bytesPerLine(), image.width(), image.height(), 0, image.height()};
+}
+
+// Whether strokeDirect draws this pen: round-joined lines, open hairlines
+// (linePen gives every stroke of width <= 1 butt caps and bevel joins, as
+// AGG has them) and dashes; the rest needs Qt's stroker.
+bool strokesDirectly(const QPen& pen, bool closed)
+{
+    const bool hairline = pen.widthF() <= 1 && pen.joinStyle() == Qt::BevelJoin && pen.capStyle() == Qt::FlatCap && !closed;
+    const bool round = pen.joinStyle() == Qt::RoundJoin && (pen.capStyle() == Qt::RoundCap || pen.capStyle() == Qt::FlatCap);
+    return (hairline || round) && (pen.style() == Qt::SolidLine || pen.style() == Qt::CustomDashLine);
+}
+
+// The outline of the stroke (StrokeOutline, after the dash pattern), filled
+// by the coverage rasterizer straight into the target's rows.
+void strokeDirect(const PixelTarget& t, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
+{
+    const double width = pen.widthF();
+    const bool dashed = pen.style() == Qt::CustomDashLine;
+    QList<QPolygonF> lines = parts;
+    if (closed)
+        for (QPolygonF& ring : lines)
+            if (ring.size() > 2 && ring.first() != ring.last()) ring << ring.first();
+    if (dashed) {
+        QList<double> lengths;
+        for (qreal d : pen.dashPattern()) lengths << d * width;
+        lines = DashPattern(lengths, pen.dashOffset() * width).apply(lines);
+    }
+    CoverageRasterizer& r = rasterizer();
+    r.reset(t.width, t.height, t.top, t.bottom);
+    if (pen.joinStyle() == Qt::BevelJoin) {
+        StrokeOutline::hairline(lines, width, r);
+    } else {
+        // A ring's two ends meet: round caps make the join there.
+        StrokeOutline::round(lines, width, (closed && !dashed) || pen.capStyle() == Qt::RoundCap, r);
+    }
+    r.fill(t.bits, t.bytesPerLine, t.width, t.height, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero);
+}
+
+// Strokes polylines (or rings when `closed`): directly into the image where
+// possible, through Qt's stroker otherwise.
 void strokeParts(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
 {
     if (pen.widthF() <= 0 || !pen.color().isValid()) return;
-    const double width = pen.widthF();
-    const bool dashed = pen.style() == Qt::CustomDashLine;
-    // linePen gives every stroke of width <= 1 butt caps and bevel joins (AGG's hairlines).
-    const bool hairline = width <= 1 && pen.joinStyle() == Qt::BevelJoin && pen.capStyle() == Qt::FlatCap && !closed;
-    const bool round = pen.joinStyle() == Qt::RoundJoin && (pen.capStyle() == Qt::RoundCap || pen.capStyle() == Qt::FlatCap);
-    if ((hairline || round) && (pen.style() == Qt::SolidLine || dashed)) {
-        QList<QPolygonF> lines = parts;
-        if (closed)
-            for (QPolygonF& ring : lines)
-                if (ring.size() > 2 && ring.first() != ring.last()) ring << ring.first();
-        if (dashed) {
-            QList<double> lengths;
-            for (qreal d : pen.dashPattern()) lengths << d * width;
-            lines = DashPattern(lengths, pen.dashOffset() * width).apply(lines);
-        }
-        // A ring's two ends meet: round caps make the join there.
-        const bool roundCaps = (closed && !dashed) || pen.capStyle() == Qt::RoundCap;
-        QImage* image = directTarget(p);
-        if (image && hairline) {
-            CoverageRasterizer& r = rasterizer();
-            r.reset(image->width(), image->height());
-            StrokeOutline::hairline(lines, width, r);
-            r.fill(*image, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero);
-            return;
-        }
-        if (image) {
-            CoverageRasterizer& r = rasterizer();
-            r.reset(image->width(), image->height());
-            StrokeOutline::round(lines, width, roundCaps, r);
-            r.fill(*image, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero);
-            return;
-        }
-        if (round) {
-            p.fillPath(StrokeOutline::round(lines, width, roundCaps), pen.color());
+    if (strokesDirectly(pen, closed)) {
+        if (QImage* image = directTarget(p)) {
+            strokeDirect(wholeImage(*image), parts, pen, closed);
             return;
         }
     }
@@ -378,6 +400,21 @@ void strokeParts(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bo
         if (closed) path.closeSubpath();
     }
     strokeExact(p, path, pen);
+}
+
+// A LINE layer whose every style strokes directly for any feature (no
+// symbols, no bound widths that could change the pen's kind, joins and caps
+// the direct path draws): it can be drawn in row bands on two threads.
+bool linesDrawnDirectly(const LayerDef& layer)
+{
+    if (layer.type != LayerType::Line) return false;
+    for (const ClassDef& c : layer.classes)
+        for (const StyleDef& s : c.styles) {
+            if (!s.symbolName.isEmpty() || s.symbolIndex > 0 || s.gap != 0) return false;
+            if (s.width.isBound() || s.outlineWidth.isBound()) return false;
+            if (s.lineJoin != LineJoin::Round || s.lineCap == LineCap::Square) return false;
+        }
+    return true;
 }
 
 // Fills rings with the even-odd rule and MapServer's polygon gamma.
@@ -481,6 +518,9 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
             }
         item.parts.resize(kept);
     }
+    item.top = HUGE_VAL, item.bottom = -HUGE_VAL;
+    for (const QPolygonF& part : std::as_const(item.parts))
+        for (const QPointF& pt : part) item.top = std::min(item.top, pt.y()), item.bottom = std::max(item.bottom, pt.y());
     return item;
 }
 
@@ -510,6 +550,11 @@ void queueLabels(const QList<DrawItem>& items, const MapDef& map, const LayerDef
             cand.size = l.type == LabelType::TrueType ? size * view.resolution / 72.0 * (96.0 / 96.0) : size + 3;
             cand.angle = resolver.number(l.angle, item.values);
             if (l.type == LabelType::TrueType) cand.fontPath = map.fonts.value(l.font, {});
+            // ANGLE FOLLOW/AUTO/AUTO2: the cache lays the label along the line, knowing the font.
+            if (!l.angleMode.isEmpty() && layer.type == LayerType::Line) {
+                cand.line = item.parts;
+                cand.resolutionFactor = view.defResolution > 0 ? view.resolution / view.defResolution : 1;
+            }
             labels.add(cand);
         }
     }
@@ -587,10 +632,49 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (!cursor->error().isEmpty()) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, cursor->error()));
     trace.readMs = clock.restartMs();
 
-    QPainter p(&canvas);
-    p.setRenderHint(QPainter::Antialiasing);
     const StyleResolver resolver(m_map, m_layer, m_view, cursor->fields());
     const double scale = m_layer.symbolScaleDenom > 0 && m_view.scaleDenom > 0 ? m_layer.symbolScaleDenom / m_view.scaleDenom : 1;
+    int maxStyles = 0;
+    for (const ClassDef& c : m_layer.classes) maxStyles = std::max(maxStyles, int(c.styles.size()));
+
+    // A line layer that strokes directly is drawn in two row bands, one per
+    // thread, when this render has a core to itself. Both threads walk the
+    // features in the same order (skipping those that cannot reach their
+    // band) and clip exactly, so the result is pixel for pixel that of one
+    // thread.
+    if (canvas.format() == QImage::Format_ARGB32_Premultiplied && items.size() >= kItemsWorthABand
+        && linesDrawnDirectly(m_layer) && RenderLoad::hasSpareCore()) {
+        auto drawBand = [&](PixelTarget t) {
+            for (int pass = 0; pass < maxStyles && !cancel.isCancelled(); ++pass)
+                for (const DrawItem& item : items) {
+                    const auto& styles = m_layer.classes[item.cls].styles;
+                    if (pass >= styles.size()) continue;
+                    const StyleDef& s = styles[pass];
+                    const ResolvedStyle r = resolver.resolve(s, item.values);
+                    const bool perpendicular = r.offsetY == LineOffset::SingleSided || r.offsetY == LineOffset::DoubleSided;
+                    // How far ink can reach from the geometry: half the widest stroke, offsets, a pixel of antialiasing.
+                    const double reach = r.width / 2 + std::max(r.outlineWidth, 0.0) + std::abs(r.offsetX)
+                                         + (perpendicular ? 0 : std::abs(r.offsetY)) + 2;
+                    if (item.bottom + reach < t.top || item.top - reach > t.bottom) continue;
+                    const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
+                    if (r.outline.isValid() && r.width + 2 * r.outlineWidth > 0)
+                        strokeDirect(t, parts, linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false);
+                    if (r.color.isValid() && r.width > 0) strokeDirect(t, parts, linePen(r.color, r.width, s, scale), false);
+                }
+        };
+        const PixelTarget whole = wholeImage(canvas);
+        const int middle = whole.height / 2;
+        std::thread lower(drawBand, PixelTarget{whole.bits, whole.bytesPerLine, whole.width, whole.height, middle, whole.height});
+        drawBand(PixelTarget{whole.bits, whole.bytesPerLine, whole.width, whole.height, 0, middle});
+        lower.join();
+        trace.drawMs = clock.restartMs();
+        queueLabels(items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), m_labels);
+        trace.labelMs = clock.restartMs();
+        return true;
+    }
+
+    QPainter p(&canvas);
+    p.setRenderHint(QPainter::Antialiasing);
 
     auto drawStyle = [&](const DrawItem& item, const StyleDef& s) {
         const ResolvedStyle r = resolver.resolve(s, item.values);
@@ -629,8 +713,6 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         }
     };
 
-    int maxStyles = 0;
-    for (const ClassDef& c : m_layer.classes) maxStyles = std::max(maxStyles, int(c.styles.size()));
     if (m_layer.type == LayerType::Line) {
         for (int pass = 0; pass < maxStyles && !cancel.isCancelled(); ++pass)
             for (const DrawItem& item : items) {

@@ -164,6 +164,30 @@ private Q_SLOTS:
         }
     }
 
+    void bandsJoinWithoutASeam()
+    {
+        // Two row bands filled apart give exactly the whole-image result,
+        // whatever the split row: how two threads share one canvas.
+        QRandomGenerator rng(3);
+        for (int round = 0; round < 10; ++round) {
+            QList<QPolygonF> lines{QPolygonF()};
+            for (int i = 0; i < 8; ++i) lines[0] << QPointF(rng.generateDouble() * 90 - 5, rng.generateDouble() * 70 - 5);
+            const double width = 0.5 + rng.generateDouble() * 6;
+            const int split = 1 + int(rng.bounded(62));
+            QImage whole = blank(80, 64), banded = blank(80, 64);
+            CoverageRasterizer r;
+            r.reset(80, 64);
+            StrokeOutline::round(lines, width, true, r);
+            r.fill(whole, qRgba(20, 40, 60, 255), CoverageRasterizer::FillRule::NonZero);
+            for (auto [top, bottom] : {std::pair{0, split}, std::pair{split, 64}}) {
+                r.reset(80, 64, top, bottom);
+                StrokeOutline::round(lines, width, true, r);
+                r.fill(banded, qRgba(20, 40, 60, 255), CoverageRasterizer::FillRule::NonZero);
+            }
+            QCOMPARE(banded, whole);
+        }
+    }
+
     void hairlinesMatchQtsStroker()
     {
         // Width <= 1: butt caps and bevel joins, as Qt's stroker makes them.

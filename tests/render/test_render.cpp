@@ -4,6 +4,7 @@
 
 #include "render/engine.h"
 #include "render/map_renderer.h"
+#include "render/render_load.h"
 #include "render/scale_tokens.h"
 
 #include <QtTest>
@@ -124,6 +125,44 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 0));   // the crossing
         QCOMPARE(pixel(r, 20, 50), qRgb(255, 255, 0));   // fill of the horizontal road
         QCOMPARE(pixel(r, 20, 46), qRgb(0, 0, 0));       // its casing, 4 px above
+    }
+
+    void linesDrawnInBandsMatchOneThread()
+    {
+        // Enough casing+fill lines for the renderer to split the canvas into
+        // two row bands on two threads when it runs alone; with a second
+        // render counted as running it draws on one thread. Same pixels.
+        auto m = baseMap();
+        LayerDef l;
+        l.name = "roads";
+        l.type = LayerType::Line;
+        l.status = LayerStatus::Default;
+        for (int i = 0; i < 300; ++i) {
+            InlineFeatureDef f;
+            const double y0 = (i * 37) % 100, y1 = (i * 53) % 100;
+            f.wkt = QStringLiteral("LINESTRING(-5 %1, 40 %2, 105 %3)").arg(y0).arg((y0 + y1) / 2 + 3).arg(y1);
+            l.features << f;
+        }
+        ClassDef c;
+        StyleDef casing, fill;
+        casing.color = Color::rgb(90, 30, 30);
+        casing.width = 4.5;
+        fill.color = Color::rgb(250, 200, 120);
+        fill.width = 2.5;
+        fill.pattern = {6, 2};
+        c.styles = {casing, fill};
+        l.classes << c;
+        m->layers << l;
+        const RenderResult banded = MapRenderer(m).render({});
+        QVERIFY2(banded.ok(), qPrintable(banded.error));
+        RenderResult single;
+        {
+            const RenderLoad::Scope another;  // as if a second request were rendering
+            single = MapRenderer(m).render({});
+        }
+        QVERIFY2(single.ok(), qPrintable(single.error));
+        QCOMPARE(banded.image, single.image);
+        QVERIFY(banded.image.pixel(50, 50) != qRgb(255, 255, 255) || banded.image.pixel(20, 20) != qRgb(255, 255, 255));
     }
 
     void polygonEdgesUseAggGamma()

@@ -1,0 +1,23 @@
+#include "render/render_load.h"
+
+#include <atomic>
+#include <thread>
+
+namespace maptune {
+
+namespace {
+std::atomic<int> g_active{0};
+}
+
+RenderLoad::Scope::Scope() { g_active.fetch_add(1, std::memory_order_relaxed); }
+RenderLoad::Scope::~Scope() { g_active.fetch_sub(1, std::memory_order_relaxed); }
+
+int RenderLoad::active() { return g_active.load(std::memory_order_relaxed); }
+
+bool RenderLoad::hasSpareCore()
+{
+    static const unsigned cores = std::thread::hardware_concurrency();
+    return cores >= 2 && active() <= 1;
+}
+
+}  // namespace maptune

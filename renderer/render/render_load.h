@@ -1,0 +1,24 @@
+#pragma once
+// How many map renders run in this process right now. A render may take a
+// second core for itself only when it is alone: a server under load keeps
+// its cores for the other requests, a single request (a workbench redraw, a
+// WMS client at concurrency 1, maptune-cli render) gets the idle one.
+
+namespace maptune {
+
+class RenderLoad {
+public:
+    // Counts one render for its lifetime.
+    class Scope {
+    public:
+        Scope();
+        ~Scope();
+        Scope(const Scope&) = delete;
+        Scope& operator=(const Scope&) = delete;
+    };
+    static int active();
+    // Whether a render may use a helper thread now.
+    static bool hasSpareCore();
+};
+
+}  // namespace maptune
