@@ -1,0 +1,259 @@
+#include "render/line_label_path.h"
+
+#include <QLineF>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+
+namespace maptune {
+
+namespace {
+
+constexpr double DegPerRad = 180.0 / M_PI;
+
+// A polyline with the distance along it at every vertex.
+class Walk {
+public:
+    explicit Walk(const QPolygonF& line) : m_line(line)
+    {
+        m_at.reserve(line.size());
+        m_at << 0;
+        for (qsizetype i = 1; i < line.size(); ++i) m_at << m_at.last() + QLineF(line[i - 1], line[i]).length();
+    }
+    const QPolygonF& line() const { return m_line; }
+    double length() const { return m_at.last(); }
+
+    // Index of the end vertex of the (non-empty, where there is one) segment
+    // holding distance `d`; distances off either end get the end segments.
+    qsizetype segmentAt(double d) const
+    {
+        const qsizetype n = m_line.size();
+        qsizetype i = std::lower_bound(m_at.cbegin() + 1, m_at.cend(), d) - m_at.cbegin();
+        i = std::min(i, n - 1);
+        while (i < n - 1 && m_at[i] <= m_at[i - 1]) ++i;
+        while (i > 1 && m_at[i] <= m_at[i - 1]) --i;
+        return i;
+    }
+    // The point `d` along the line. Before its start and past its end the
+    // first and last segments carry on straight, as MapServer extrapolates
+    // text a little longer than its line.
+    QPointF pointAt(double d) const
+    {
+        const qsizetype i = segmentAt(d);
+        const double len = m_at[i] - m_at[i - 1];
+        if (len <= 0) return m_line[i];
+        return m_line[i - 1] + (m_line[i] - m_line[i - 1]) * ((d - m_at[i - 1]) / len);
+    }
+    // The vertex ending the longest segment (the first of equals).
+    qsizetype longestSegment() const
+    {
+        qsizetype best = 1;
+        for (qsizetype i = 2; i < m_at.size(); ++i)
+            if (m_at[i] - m_at[i - 1] > m_at[best] - m_at[best - 1]) best = i;
+        return best;
+    }
+
+private:
+    QPolygonF m_line;
+    QList<double> m_at;
+};
+
+double normalized(double degrees)
+{
+    degrees = std::fmod(degrees, 360.0);
+    if (degrees <= -180) degrees += 360;
+    if (degrees > 180) degrees -= 360;
+    return degrees;
+}
+
+// The smaller angle between two directions, degrees.
+double turn(double a, double b)
+{
+    const double d = std::abs(normalized(a - b));
+    return std::min(d, 360 - d);
+}
+
+// AUTO's straight labels (msLineLabelPoint): the middle of the longest
+// segment, or with REPEATDISTANCE an odd number of points spread evenly
+// along the line, outermost pairs first and the centre last.
+void pointsOnLine(const Walk& walk, const LineLabelPath::Params& p, LineLabelLayout& out)
+{
+    const QPolygonF& line = walk.line();
+    const double total = walk.length();
+    int count = p.repeatDistance > 0 ? int(total / p.repeatDistance) : 1;
+    if (count <= 1) {
+        const qsizetype j = walk.longestSegment();
+        out.points << PathPoint{(line[j - 1] + line[j]) / 2, LineLabelPath::segmentAngle(line[j - 1], line[j], p.mode)};
+        return;
+    }
+    if (count % 2 == 0) --count;
+    const double spacing = total / count, centre = total / 2;
+    auto add = [&](double d) {
+        const qsizetype j = walk.segmentAt(d);
+        out.points << PathPoint{walk.pointAt(d), LineLabelPath::segmentAngle(line[j - 1], line[j], p.mode)};
+    };
+    for (int k = (count - 1) / 2; k >= 1; --k) {
+        add(centre + k * spacing);
+        add(centre - k * spacing);
+    }
+    add(centre);
+}
+
+// The characters of a text starting `start` along the line, or nothing when
+// two neighbours turn too sharply. The text is laid along whichever
+// direction of the line runs to the right, so that it never reads upside down.
+std::optional<QList<PathGlyph>> glyphsAt(const Walk& walk, double start, double textLength,
+                                          const LineLabelPath::Params& p)
+{
+    const double total = walk.length();
+    const bool forward = walk.pointAt(start + textLength).x() > walk.pointAt(start).x();
+    auto at = [&](double d) { return walk.pointAt(forward ? d : total - d); };
+    double d = forward ? start : total - start - textLength;
+    const qsizetype n = p.advances.size();
+    QList<QPointF> marks;  // where each character's baseline starts, and where the last ends
+    marks.reserve(n + 1);
+    for (qsizetype k = 0; k <= n; ++k) {
+        marks << at(d);
+        if (k < n) d += p.advances[k];
+    }
+    const double maxTurn = p.maxOverlapAngle > 0 ? p.maxOverlapAngle : 72;
+    auto blank = [&](qsizetype k) { return k < p.spaces.size() && p.spaces[k]; };
+    QList<PathGlyph> glyphs;
+    glyphs.reserve(n);
+    for (qsizetype k = 0; k < n; ++k) {
+        const QPointF chord = marks[k + 1] - marks[k];
+        // A character on a chord of no length (zero advance) keeps its neighbour's angle.
+        const double angle = chord.isNull() && k > 0 ? glyphs.last().angle : std::atan2(-chord.y(), chord.x()) * DegPerRad;
+        if (k > 0 && !blank(k) && !blank(k - 1) && turn(angle, glyphs.last().angle) > maxTurn) return std::nullopt;
+        // Half the glyph size down the character's own vertical centres it on the line.
+        const double a = angle / DegPerRad;
+        glyphs << PathGlyph{marks[k] + QPointF(std::sin(a), std::cos(a)) * (p.glyphHeight / 2), angle};
+    }
+    return glyphs;
+}
+
+// FOLLOW on one line of three or more points (msLineLabelPath): the label,
+// or REPEATDISTANCE's row of labels, centred on the line; a placement that
+// bends too sharply is tried again a character at a time to either side.
+void followLine(const Walk& walk, const LineLabelPath::Params& p, double textLength, LineLabelLayout& out)
+{
+    const double total = walk.length();
+    double repeat = p.repeatDistance;
+    // Text far longer than its line would be extrapolated into an ugly straight tail.
+    if (textLength > 1.5 * total) {
+        if (!p.force) return;
+        repeat = 0;
+    }
+    int count = 1;
+    if (repeat > 0 && total > textLength) count = 1 + int((total - textLength) / (textLength + repeat));
+    const double pitch = textLength + repeat;
+    const double first = count % 2 ? (total - textLength) / 2 - (count / 2) * pitch
+                                   : (total - repeat) / 2 - textLength - (count / 2 - 1) * pitch;
+    const double maxShift = count == 1 ? (total - textLength) / 2 : repeat / 2.1;
+    const double step = std::max(1.0, textLength / p.advances.size());
+    for (int l = 0; l < count; ++l) {
+        const double start = first + l * pitch;
+        for (int k = 0; k * step <= std::max(maxShift, 0.0) + 1e-9; ++k) {
+            bool placed = false;
+            for (const double shift : {k * step, -k * step}) {
+                const double s = start + shift;
+                if (k > 0 && (s < 0 || s + textLength > total)) continue;
+                if (auto glyphs = glyphsAt(walk, s, textLength, p)) {
+                    out.follow << *glyphs;
+                    placed = true;
+                    break;
+                }
+                if (k == 0) break;
+            }
+            if (placed) break;
+        }
+    }
+}
+
+// Liang-Barsky: the part of a -> b inside r, if any.
+std::optional<QLineF> clipSegment(QPointF a, QPointF b, const QRectF& r)
+{
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    double t0 = 0, t1 = 1;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a.x() - r.left(), r.right() - a.x(), a.y() - r.top(), r.bottom() - a.y()};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0) {
+            if (q[i] < 0) return std::nullopt;
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0) t0 = std::max(t0, t);
+        else t1 = std::min(t1, t);
+        if (t0 > t1) return std::nullopt;
+    }
+    return QLineF(a + QPointF(dx, dy) * t0, a + QPointF(dx, dy) * t1);
+}
+
+}  // namespace
+
+double LineLabelPath::segmentAngle(QPointF a, QPointF b, Mode mode)
+{
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    double angle = std::atan2(-dy, dx) * DegPerRad;
+    // MapServer turns anything not running rightwards, vertical included.
+    if (mode != Mode::Auto2 && !(dx > 0)) angle += 180;
+    return normalized(angle);
+}
+
+LineLabelLayout LineLabelPath::place(const QList<QPolygonF>& lines, const Params& params)
+{
+    LineLabelLayout out;
+    const double textLength = std::accumulate(params.advances.cbegin(), params.advances.cend(), 0.0);
+    const double minLength = params.autoMinFeatureSize ? textLength : params.minFeatureSize;
+    QList<Walk> walks;
+    for (const QPolygonF& line : lines)
+        if (line.size() >= 2) walks << Walk(line);
+    // Without REPEATDISTANCE only the longest part is labelled, if it is long enough.
+    QList<const Walk*> chosen;
+    if (params.repeatDistance > 0) {
+        for (const Walk& w : walks)
+            if (w.length() > 0 && w.length() > minLength) chosen << &w;
+    } else if (!walks.isEmpty()) {
+        const auto longest = std::max_element(walks.cbegin(), walks.cend(),
+                                              [](const Walk& a, const Walk& b) { return a.length() < b.length(); });
+        if (longest->length() > 0 && longest->length() > minLength) chosen << &*longest;
+    }
+    for (const Walk* w : chosen) {
+        if (params.mode == Mode::Follow && w->line().size() > 2 && params.advances.size() >= 2)
+            followLine(*w, params, textLength, out);
+        else
+            pointsOnLine(*w, params, out);
+    }
+    return out;
+}
+
+QList<QPolygonF> LineLabelPath::clip(const QList<QPolygonF>& lines, const QRectF& rect)
+{
+    QList<QPolygonF> out;
+    for (const QPolygonF& line : lines) {
+        QPolygonF part;
+        auto flush = [&] {
+            if (part.size() >= 2) out << part;
+            part.clear();
+        };
+        for (qsizetype i = 1; i < line.size(); ++i) {
+            const std::optional<QLineF> s = clipSegment(line[i - 1], line[i], rect);
+            if (!s) {
+                flush();
+                continue;
+            }
+            if (part.isEmpty() || part.last() != s->p1()) {
+                flush();
+                part << s->p1();
+            }
+            part << s->p2();
+        }
+        flush();
+    }
+    return out;
+}
+
+}  // namespace maptune
