@@ -2,38 +2,26 @@
 
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
-#include "render/coverage_rasterizer.h"
-#include "render/dash_pattern.h"
+#include "render/draw_item.h"
 #include "render/feature_classifier.h"
 #include "render/label_cache.h"
+#include "render/line_band_painter.h"
 #include "render/line_offset.h"
-#include "render/polygon_fill.h"
 #include "render/render_load.h"
 #include "render/scale_tokens.h"
-#include "render/stroke_outline.h"
+#include "render/stroke_painter.h"
+#include "render/style_resolver.h"
 #include "render/symbol_painter.h"
 
 #include <QPainter>
 #include <QPainterPath>
 
 #include <cmath>
-#include <thread>
+#include <optional>
 
 namespace maptune {
 
 namespace {
-
-// Below this many features a second drawing thread costs more than it saves.
-constexpr qsizetype kItemsWorthABand = 200;
-
-// Feature geometry already in pixels, kept for multi-pass drawing.
-struct DrawItem {
-    int cls = -1;
-    Geometry::Type type = Geometry::Type::None;
-    QList<QPolygonF> parts;
-    QStringList values;
-    double top = 0, bottom = 0;  // pixel rows the parts span
-};
 
 // Map to pixel coordinates. Unrotated, MapServer maps coordinates onto pixel
 // centres (the centre-to-centre extent), so x = 0 is the first pixel's
@@ -151,290 +139,6 @@ QPolygonF circleRing(const QList<QPolygonF>& parts)
     return path.toFillPolygon();
 }
 
-QColor toQColor(const Color& c, double opacity = 1.0)
-{
-    if (!c.isSet()) return {};
-    return QColor(c.r, c.g, c.b, std::clamp(int(c.a * opacity + 0.5), 0, 255));
-}
-
-int fieldIndex(const QStringList& fields, const QString& name)
-{
-    if (name.isEmpty()) return -1;
-    for (qsizetype i = 0; i < fields.size(); ++i)
-        if (fields[i].compare(name, Qt::CaseInsensitive) == 0) return int(i);
-    return -1;
-}
-
-// Resolves a style for one feature: attribute bindings, then MapServer's
-// scaling by SYMBOLSCALEDENOM and the MIN/MAX limits.
-struct ResolvedStyle {
-    QColor color, outline;
-    double width = 1, outlineWidth = 0, size = 1, angle = 0, opacity = 1;
-    double offsetX = 0, offsetY = 0;
-    double polarRadius = 0, polarAngle = 0;  // POLAROFFSET: pixels, degrees counter-clockwise
-    const SymbolDef* symbol = nullptr;
-};
-
-class StyleResolver {
-public:
-    StyleResolver(const MapDef& map, const LayerDef& layer, const MapView& view, const QStringList& fields)
-        : m_map(map), m_fields(fields)
-    {
-        if (layer.symbolScaleDenom > 0 && view.scaleDenom > 0) m_scale = layer.symbolScaleDenom / view.scaleDenom;
-        if (view.defResolution > 0) m_scale *= view.resolution / view.defResolution;
-        m_scaled = layer.symbolScaleDenom > 0;
-    }
-
-    double number(const NumberOrAttr& n, const QStringList& values) const
-    {
-        if (!n.isBound()) return n.value;
-        const int i = fieldIndex(m_fields, n.attribute);
-        return i >= 0 && i < values.size() ? values[i].toDouble() : n.value;
-    }
-    Color color(const ColorOrAttr& c, const QStringList& values) const
-    {
-        if (!c.isBound()) return c.color;
-        const int i = fieldIndex(m_fields, c.attribute);
-        if (i < 0 || i >= values.size()) return {};
-        const QString v = values[i].trimmed();
-        if (v.startsWith(QLatin1Char('#')) && (v.size() == 7 || v.size() == 9)) {
-            Color out = Color::rgb(v.mid(1, 2).toInt(nullptr, 16), v.mid(3, 2).toInt(nullptr, 16), v.mid(5, 2).toInt(nullptr, 16));
-            if (v.size() == 9) out.a = v.mid(7, 2).toInt(nullptr, 16);
-            return out;
-        }
-        const QStringList parts = v.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        if (parts.size() >= 3) return Color::rgb(parts[0].toInt(), parts[1].toInt(), parts[2].toInt());
-        return {};
-    }
-
-    ResolvedStyle resolve(const StyleDef& s, const QStringList& values) const
-    {
-        ResolvedStyle r;
-        r.opacity = std::clamp(number(s.opacity, values), 0.0, 100.0) / 100.0;
-        r.color = toQColor(color(s.color, values), r.opacity);
-        r.outline = toQColor(color(s.outlineColor, values), r.opacity);
-        const double f = m_scale;
-        r.width = number(s.width, values) * f;
-        if (m_scaled) r.width = std::clamp(r.width, s.minWidth, s.maxWidth);
-        r.outlineWidth = number(s.outlineWidth, values) * f;
-        double size = number(s.size, values);
-        if (!s.symbolName.isEmpty() || s.symbolIndex > 0) r.symbol = symbolFor(s);
-        if (size < 0) size = defaultSize(r.symbol);
-        r.size = size * f;
-        if (m_scaled) r.size = std::clamp(r.size, s.minSize, s.maxSize);
-        r.angle = number(s.angle, values);
-        r.offsetX = number(s.offsetX, values) * f;
-        r.polarRadius = number(s.polarOffsetRadius, values) * f;
-        r.polarAngle = number(s.polarOffsetAngle, values);
-        // -99 / -999 are flags (perpendicular offsets), not distances.
-        const double oy = number(s.offsetY, values);
-        r.offsetY = oy == LineOffset::SingleSided || oy == LineOffset::DoubleSided ? oy : oy * f;
-        return r;
-    }
-
-private:
-    const SymbolDef* symbolFor(const StyleDef& s) const
-    {
-        if (!s.symbolName.isEmpty()) return m_map.symbol(s.symbolName);
-        // SYMBOL n: index into the symbol set, 0 being MapServer's implicit default.
-        if (s.symbolIndex > 0 && s.symbolIndex <= m_map.symbols.size()) return &m_map.symbols[s.symbolIndex - 1];
-        return nullptr;
-    }
-    static double defaultSize(const SymbolDef* sym)
-    {
-        if (!sym) return 1;
-        if (sym->type == SymbolType::Vector || sym->type == SymbolType::Ellipse) {
-            // msSymbolGetDefaultSize: the height, else the width, else 1.
-            double sx = 0, sy = 0;
-            for (const auto& p : sym->points)
-                if (!(p.first == -99 && p.second == -99)) sx = std::max(sx, p.first), sy = std::max(sy, p.second);
-            return sy > 0 ? sy : (sx > 0 ? sx : 1);
-        }
-        return 1;
-    }
-
-    const MapDef& m_map;
-    QStringList m_fields;
-    double m_scale = 1;
-    bool m_scaled = false;
-};
-
-QPen withPattern(QPen pen, double width, const StyleDef& s, double scale)
-{
-    if (!s.pattern.isEmpty() && width > 0) {
-        QList<qreal> dashes;
-        for (double d : s.pattern) dashes << std::max(d * scale / width, 0.01);
-        if (dashes.size() % 2) dashes << dashes.last();
-        pen.setDashPattern(dashes);
-        // INITIALGAP shifts the pattern: AGG starts it at length - gap.
-        if (s.initialGap > 0) {
-            double length = 0;
-            for (double d : s.pattern) length += d * scale;
-            pen.setDashOffset((length - s.initialGap * scale) / width);
-        }
-    }
-    return pen;
-}
-
-QPen linePen(const QColor& c, double width, const StyleDef& s, double scale)
-{
-    QPen pen(c, std::max(width, 0.0));
-    // AGG strokes hairlines (width <= 1) with butt caps and bevel joins,
-    // whatever LINECAP/LINEJOIN say.
-    if (width <= 1) {
-        pen.setCapStyle(Qt::FlatCap);
-        pen.setJoinStyle(Qt::BevelJoin);
-        return withPattern(pen, width, s, scale);
-    }
-    switch (s.lineCap) {
-    case LineCap::Butt: pen.setCapStyle(Qt::FlatCap); break;
-    case LineCap::Square: pen.setCapStyle(Qt::SquareCap); break;
-    default: pen.setCapStyle(Qt::RoundCap);
-    }
-    switch (s.lineJoin) {
-    case LineJoin::Miter: pen.setJoinStyle(Qt::MiterJoin); pen.setMiterLimit(s.lineJoinMaxSize); break;
-    case LineJoin::Bevel: pen.setJoinStyle(Qt::BevelJoin); break;
-    case LineJoin::None: pen.setJoinStyle(Qt::BevelJoin); break;
-    default: pen.setJoinStyle(Qt::RoundJoin);
-    }
-    return withPattern(pen, width, s, scale);
-}
-
-// Strokes as AGG does: the outline of the stroke filled with exact-area
-// coverage. QPainter's own thin-pen path (width <= 1) uses a cosmetic line
-// algorithm whose edge pixels come out markedly lighter.
-void strokeExact(QPainter& p, const QPainterPath& path, const QPen& pen)
-{
-    if (pen.widthF() <= 0 || !pen.color().isValid()) return;
-    QPainterPathStroker stroker(pen);
-    QPainterPath outline = stroker.createStroke(path);
-    outline.setFillRule(Qt::WindingFill);
-    p.fillPath(outline, pen.color());
-}
-
-// The image under `p` when shapes can be blended into it directly: the
-// painter adds nothing (no transform, clip, opacity or other composition).
-QImage* directTarget(QPainter& p)
-{
-    QPaintDevice* d = p.device();
-    if (!d || d->devType() != QInternal::Image) return nullptr;
-    auto* image = static_cast<QImage*>(d);
-    if (image->format() != QImage::Format_ARGB32_Premultiplied) return nullptr;
-    if (p.hasClipping() || p.opacity() != 1 || p.compositionMode() != QPainter::CompositionMode_SourceOver
-        || !p.transform().isIdentity())
-        return nullptr;
-    return image;
-}
-
-// One rasterizer per thread, reused for every shape of every layer.
-CoverageRasterizer& rasterizer()
-{
-    thread_local CoverageRasterizer r;
-    return r;
-}
-
-// Raw rows of the canvas and the band of them one thread may write.
-struct PixelTarget {
-    uchar* bits;
-    qsizetype bytesPerLine;
-    int width, height, top, bottom;
-};
-
-PixelTarget wholeImage(QImage& image)
-{
-    return {image.bits(), image.bytesPerLine(), image.width(), image.height(), 0, image.height()};
-}
-
-// Whether strokeDirect draws this pen: round-joined lines, open hairlines
-// (linePen gives every stroke of width <= 1 butt caps and bevel joins, as
-// AGG has them) and dashes; the rest needs Qt's stroker.
-bool strokesDirectly(const QPen& pen, bool closed)
-{
-    const bool hairline = pen.widthF() <= 1 && pen.joinStyle() == Qt::BevelJoin && pen.capStyle() == Qt::FlatCap && !closed;
-    const bool round = pen.joinStyle() == Qt::RoundJoin && (pen.capStyle() == Qt::RoundCap || pen.capStyle() == Qt::FlatCap);
-    return (hairline || round) && (pen.style() == Qt::SolidLine || pen.style() == Qt::CustomDashLine);
-}
-
-// The outline of the stroke (StrokeOutline, after the dash pattern), filled
-// by the coverage rasterizer straight into the target's rows.
-void strokeDirect(const PixelTarget& t, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
-{
-    const double width = pen.widthF();
-    const bool dashed = pen.style() == Qt::CustomDashLine;
-    QList<QPolygonF> lines = parts;
-    if (closed)
-        for (QPolygonF& ring : lines)
-            if (ring.size() > 2 && ring.first() != ring.last()) ring << ring.first();
-    if (dashed) {
-        QList<double> lengths;
-        for (qreal d : pen.dashPattern()) lengths << d * width;
-        lines = DashPattern(lengths, pen.dashOffset() * width).apply(lines);
-    }
-    CoverageRasterizer& r = rasterizer();
-    r.reset(t.width, t.height, t.top, t.bottom);
-    if (pen.joinStyle() == Qt::BevelJoin) {
-        StrokeOutline::hairline(lines, width, r);
-    } else {
-        // A ring's two ends meet: round caps make the join there.
-        StrokeOutline::round(lines, width, (closed && !dashed) || pen.capStyle() == Qt::RoundCap, r);
-    }
-    r.fill(t.bits, t.bytesPerLine, t.width, t.height, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero);
-}
-
-// Strokes polylines (or rings when `closed`): directly into the image where
-// possible, through Qt's stroker otherwise.
-void strokeParts(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
-{
-    if (pen.widthF() <= 0 || !pen.color().isValid()) return;
-    if (strokesDirectly(pen, closed)) {
-        if (QImage* image = directTarget(p)) {
-            strokeDirect(wholeImage(*image), parts, pen, closed);
-            return;
-        }
-    }
-    QPainterPath path;
-    for (const QPolygonF& part : parts) {
-        if (part.size() < 2) continue;
-        path.moveTo(part.first());
-        for (qsizetype i = 1; i < part.size(); ++i) path.lineTo(part[i]);
-        if (closed) path.closeSubpath();
-    }
-    strokeExact(p, path, pen);
-}
-
-// A LINE layer whose every style strokes directly for any feature (no
-// symbols, no bound widths that could change the pen's kind, joins and caps
-// the direct path draws): it can be drawn in row bands on two threads.
-bool linesDrawnDirectly(const LayerDef& layer)
-{
-    if (layer.type != LayerType::Line) return false;
-    for (const ClassDef& c : layer.classes)
-        for (const StyleDef& s : c.styles) {
-            if (!s.symbolName.isEmpty() || s.symbolIndex > 0 || s.gap != 0) return false;
-            if (s.width.isBound() || s.outlineWidth.isBound()) return false;
-            if (s.lineJoin != LineJoin::Round || s.lineCap == LineCap::Square) return false;
-        }
-    return true;
-}
-
-// Fills rings with the even-odd rule and MapServer's polygon gamma.
-void fillRings(QPainter& p, const QList<QPolygonF>& rings, const QColor& color)
-{
-    if (!color.isValid()) return;
-    if (QImage* image = directTarget(p)) {
-        static const CoverageRasterizer::GammaTable gamma = CoverageRasterizer::linearGamma(PolygonFill::DefaultGamma);
-        CoverageRasterizer& r = rasterizer();
-        r.reset(image->width(), image->height());
-        for (const QPolygonF& ring : rings) r.addPolygon(ring.constData(), int(ring.size()));
-        r.fill(*image, color.rgba(), CoverageRasterizer::FillRule::EvenOdd, &gamma);
-        return;
-    }
-    QPainterPath path;
-    path.setFillRule(Qt::OddEvenFill);
-    for (const QPolygonF& part : rings) path.addPolygon(part), path.closeSubpath();
-    PolygonFill::fill(p, path, color);
-}
-
 QPointF labelPoint(const DrawItem& item)
 {
     if (item.parts.isEmpty() || item.parts.first().isEmpty()) return {};
@@ -525,11 +229,12 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
 }
 
 // Queues every item's labels; the cache draws them after all layers.
-void queueLabels(const QList<DrawItem>& items, const MapDef& map, const LayerDef& layer, const MapView& view,
+void queueLabels(const DrawItemQueue& items, const MapDef& map, const LayerDef& layer, const MapView& view,
                  const FeatureClassifier& classifier, const StyleResolver& resolver, const QStringList& fields,
                  LabelCache& labels)
 {
-    for (const DrawItem& item : items) {
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const DrawItem& item = items[i];
         const ClassDef& c = layer.classes[item.cls];
         if (c.labels.isEmpty()) continue;
         const QString classText = classifier.labelText(item.cls, item.values);
@@ -615,8 +320,17 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (!classifier.bind(cursor->fields(), &err)) return fail(err);
 
     const PixelContext pixels{mapper, toMap.get(), 0.5 * std::max(m_view.width, m_view.height) * 4, m_layer.type};
+    const StyleResolver resolver(m_map, m_layer, m_view, cursor->fields());
+    const double scale = m_layer.symbolScaleDenom > 0 && m_view.scaleDenom > 0 ? m_layer.symbolScaleDenom / m_view.scaleDenom : 1;
 
-    QList<DrawItem> items;
+    // When this render has a core to itself, a line layer that strokes
+    // directly is drawn by a second thread while it is read.
+    DrawItemQueue items;
+    std::optional<LineBandPainter> bands;
+    if (canvas.format() == QImage::Format_ARGB32_Premultiplied && StrokePainter::drawsLayerDirectly(m_layer)
+        && RenderLoad::hasSpareCore())
+        bands.emplace(canvas, m_layer, resolver, scale, items, cancel);
+
     Feature f;
     while (cursor->next(f)) {
         if (!classifier.passesFilter(f.values)) continue;
@@ -625,57 +339,33 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         DrawItem item = toPixels(f.geometry, pixels);
         item.cls = cls;
         item.values = f.values;
-        items << std::move(item);
+        if (!items.push(std::move(item))) return fail(QStringLiteral("layer '%1': too many features to draw").arg(m_layer.name));
         ++trace.features;
     }
     trace.db = source->takeDbTraces();
     if (!cursor->error().isEmpty()) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, cursor->error()));
+    items.close();
     trace.readMs = clock.restartMs();
 
-    const StyleResolver resolver(m_map, m_layer, m_view, cursor->fields());
-    const double scale = m_layer.symbolScaleDenom > 0 && m_view.scaleDenom > 0 ? m_layer.symbolScaleDenom / m_view.scaleDenom : 1;
-    int maxStyles = 0;
-    for (const ClassDef& c : m_layer.classes) maxStyles = std::max(maxStyles, int(c.styles.size()));
-
-    // A line layer that strokes directly is drawn in two row bands, one per
-    // thread, when this render has a core to itself. Both threads walk the
-    // features in the same order (skipping those that cannot reach their
-    // band) and clip exactly, so the result is pixel for pixel that of one
-    // thread.
-    if (canvas.format() == QImage::Format_ARGB32_Premultiplied && items.size() >= kItemsWorthABand
-        && linesDrawnDirectly(m_layer) && RenderLoad::hasSpareCore()) {
-        auto drawBand = [&](PixelTarget t) {
-            for (int pass = 0; pass < maxStyles && !cancel.isCancelled(); ++pass)
-                for (const DrawItem& item : items) {
-                    const auto& styles = m_layer.classes[item.cls].styles;
-                    if (pass >= styles.size()) continue;
-                    const StyleDef& s = styles[pass];
-                    const ResolvedStyle r = resolver.resolve(s, item.values);
-                    const bool perpendicular = r.offsetY == LineOffset::SingleSided || r.offsetY == LineOffset::DoubleSided;
-                    // How far ink can reach from the geometry: half the widest stroke, offsets, a pixel of antialiasing.
-                    const double reach = r.width / 2 + std::max(r.outlineWidth, 0.0) + std::abs(r.offsetX)
-                                         + (perpendicular ? 0 : std::abs(r.offsetY)) + 2;
-                    if (item.bottom + reach < t.top || item.top - reach > t.bottom) continue;
-                    const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
-                    if (r.outline.isValid() && r.width + 2 * r.outlineWidth > 0)
-                        strokeDirect(t, parts, linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false);
-                    if (r.color.isValid() && r.width > 0) strokeDirect(t, parts, linePen(r.color, r.width, s, scale), false);
-                }
-        };
-        const PixelTarget whole = wholeImage(canvas);
-        const int middle = whole.height / 2;
-        std::thread lower(drawBand, PixelTarget{whole.bits, whole.bytesPerLine, whole.width, whole.height, middle, whole.height});
-        drawBand(PixelTarget{whole.bits, whole.bytesPerLine, whole.width, whole.height, 0, middle});
-        lower.join();
-        trace.drawMs = clock.restartMs();
-        queueLabels(items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), m_labels);
-        trace.labelMs = clock.restartMs();
-        return true;
+    if (bands) {
+        bands->finish();
+    } else {
+        drawItems(canvas, items, resolver, scale, cancel);
     }
+    trace.drawMs = clock.restartMs();
 
+    queueLabels(items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), m_labels);
+    trace.labelMs = clock.restartMs();
+    return true;
+}
+
+// One thread, through QPainter where the direct path does not apply: point
+// markers, symbols along lines, polygon outlines; line layers in passes.
+void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, const StyleResolver& resolver,
+                                    double scale, const CancelToken& cancel) const
+{
     QPainter p(&canvas);
     p.setRenderHint(QPainter::Antialiasing);
-
     auto drawStyle = [&](const DrawItem& item, const StyleDef& s) {
         const ResolvedStyle r = resolver.resolve(s, item.values);
         const bool asLine = m_layer.type == LayerType::Line || (m_layer.type == LayerType::Polygon && item.type == Geometry::Type::Line);
@@ -703,34 +393,30 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
                 for (const QPolygonF& part : parts)
                     SymbolPainter::drawAlongLine(p, part, m, s.gap * scale, s.initialGap * scale);
             } else {
-                if (r.outline.isValid()) strokeParts(p, parts, linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false);
-                if (r.color.isValid()) strokeParts(p, parts, linePen(r.color, r.width, s, scale), false);
+                if (r.outline.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false);
+                if (r.color.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.color, r.width, s, scale), false);
             }
         } else if (item.type == Geometry::Type::Polygon) {
             const QList<QPolygonF> rings = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
-            fillRings(p, rings, r.color);
-            if (r.outline.isValid()) strokeParts(p, rings, linePen(r.outline, r.width, s, scale), true);
+            StrokePainter::fillRings(p, rings, r.color);
+            if (r.outline.isValid()) StrokePainter::stroke(p, rings, StyleResolver::linePen(r.outline, r.width, s, scale), true);
         }
     };
 
+    int maxStyles = 0;
+    for (const ClassDef& c : m_layer.classes) maxStyles = std::max(maxStyles, int(c.styles.size()));
     if (m_layer.type == LayerType::Line) {
         for (int pass = 0; pass < maxStyles && !cancel.isCancelled(); ++pass)
-            for (const DrawItem& item : items) {
-                const auto& styles = m_layer.classes[item.cls].styles;
-                if (pass < styles.size()) drawStyle(item, styles[pass]);
+            for (qsizetype i = 0; i < items.size(); ++i) {
+                const auto& styles = m_layer.classes[items[i].cls].styles;
+                if (pass < styles.size()) drawStyle(items[i], styles[pass]);
             }
     } else {
-        for (const DrawItem& item : items) {
-            if (cancel.isCancelled()) break;
-            for (const StyleDef& s : m_layer.classes[item.cls].styles) drawStyle(item, s);
-        }
+        for (qsizetype i = 0; i < items.size() && !cancel.isCancelled(); ++i)
+            for (const StyleDef& s : m_layer.classes[items[i].cls].styles) drawStyle(items[i], s);
     }
     p.end();
-    trace.drawMs = clock.restartMs();
 
-    queueLabels(items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), m_labels);
-    trace.labelMs = clock.restartMs();
-    return true;
 }
 
 }  // namespace maptune

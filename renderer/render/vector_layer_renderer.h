@@ -14,7 +14,9 @@
 
 namespace maptune {
 
+class DrawItemQueue;
 class LabelCache;
+class StyleResolver;
 
 class VectorLayerRenderer {
 public:
@@ -23,6 +25,9 @@ public:
     bool render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel);
 
 private:
+    void drawItems(QImage& canvas, const DrawItemQueue& items, const StyleResolver& resolver, double scale,
+                   const CancelToken& cancel) const;
+
     const MapDef& m_map;
     LayerDef m_layer;  // with SCALETOKENs substituted for the view's scale
     const MapView& m_view;

@@ -1,0 +1,54 @@
+#pragma once
+// Features of one layer in pixels, as the reader produces them and the
+// painters consume them. DrawItemQueue has one producer (the thread reading
+// the layer) and lets other threads draw the items already read while the
+// rest are still coming: items never move once pushed.
+
+#include "data/geometry.h"
+
+#include <QList>
+#include <QPolygonF>
+#include <QStringList>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+namespace maptune {
+
+struct DrawItem {
+    int cls = -1;
+    Geometry::Type type = Geometry::Type::None;
+    QList<QPolygonF> parts;
+    QStringList values;
+    double top = 0, bottom = 0;  // pixel rows the parts span
+};
+
+class DrawItemQueue {
+public:
+    DrawItemQueue();
+    ~DrawItemQueue();
+
+    // Producer: false when the queue is full (16 million items).
+    bool push(DrawItem&& item);
+    // Producer: no more items; wakes every waiting consumer.
+    void close();
+
+    // Items published so far; item i < size() may be read from any thread.
+    qsizetype size() const { return m_size.load(std::memory_order_acquire); }
+    const DrawItem& operator[](qsizetype i) const { return m_blocks[i / BlockSize][i % BlockSize]; }
+    // Consumer: blocks until item i is published (true) or the queue is closed without it (false).
+    bool waitFor(qsizetype i) const;
+
+private:
+    static constexpr qsizetype BlockSize = 1024, MaxBlocks = 16384;
+    // A fixed table of blocks: growing never moves published items.
+    std::unique_ptr<std::unique_ptr<DrawItem[]>[]> m_blocks;
+    std::atomic<qsizetype> m_size{0};
+    mutable std::mutex m_mutex;
+    mutable std::condition_variable m_published;
+    bool m_closed = false;  // guarded by m_mutex
+};
+
+}  // namespace maptune

@@ -1,0 +1,77 @@
+#include "render/line_band_painter.h"
+
+#include "render/line_offset.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace maptune {
+
+LineBandPainter::LineBandPainter(QImage& canvas, const LayerDef& layer, const StyleResolver& resolver, double scale,
+                                 DrawItemQueue& items, const CancelToken& cancel)
+    : m_layer(layer), m_resolver(resolver), m_scale(scale), m_items(items), m_cancel(cancel),
+      m_target(PixelTarget::whole(canvas))
+{
+    for (const ClassDef& c : layer.classes) m_passes = std::max(m_passes, int(c.styles.size()));
+    m_helper = std::thread([this] { helperMain(); });
+}
+
+LineBandPainter::~LineBandPainter()
+{
+    m_items.close();
+    if (m_helper.joinable()) m_helper.join();
+}
+
+void LineBandPainter::helperMain()
+{
+    // The first pass over the whole image, following the reader.
+    for (qsizetype i = 0; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i)
+        drawItem(m_items[i], 0, m_target);
+    {
+        const std::lock_guard lock(m_mutex);
+        m_firstPassFinished = true;
+    }
+    m_firstPassDone.notify_all();
+    const int middle = m_target.height / 2;
+    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass)
+        drawPass(pass, m_target.band(middle, m_target.height));
+}
+
+void LineBandPainter::finish()
+{
+    m_items.close();
+    {
+        std::unique_lock lock(m_mutex);
+        m_firstPassDone.wait(lock, [&] { return m_firstPassFinished; });
+    }
+    const int middle = m_target.height / 2;
+    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, m_target.band(0, middle));
+    m_helper.join();
+}
+
+void LineBandPainter::drawPass(int pass, const PixelTarget& target)
+{
+    const qsizetype n = m_items.size();
+    for (qsizetype i = 0; i < n; ++i) drawItem(m_items[i], pass, target);
+}
+
+void LineBandPainter::drawItem(const DrawItem& item, int pass, const PixelTarget& target) const
+{
+    const auto& styles = m_layer.classes[item.cls].styles;
+    if (pass >= styles.size()) return;
+    const StyleDef& s = styles[pass];
+    const ResolvedStyle r = m_resolver.resolve(s, item.values);
+    const bool perpendicular = r.offsetY == LineOffset::SingleSided || r.offsetY == LineOffset::DoubleSided;
+    // How far ink can reach from the geometry: half the widest stroke, offsets, antialiasing.
+    const double reach = r.width / 2 + std::max(r.outlineWidth, 0.0) + std::abs(r.offsetX)
+                         + (perpendicular ? 0 : std::abs(r.offsetY)) + 2;
+    if (item.bottom + reach < target.top || item.top - reach > target.bottom) return;
+    const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
+    const double outlineWidth = r.width + 2 * r.outlineWidth;
+    if (r.outline.isValid() && outlineWidth > 0)
+        StrokePainter::strokeInto(target, parts, StyleResolver::linePen(r.outline, outlineWidth, s, m_scale), false);
+    if (r.color.isValid() && r.width > 0)
+        StrokePainter::strokeInto(target, parts, StyleResolver::linePen(r.color, r.width, s, m_scale), false);
+}
+
+}  // namespace maptune

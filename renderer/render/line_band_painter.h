@@ -1,0 +1,56 @@
+#pragma once
+// A LINE layer that strokes directly (StrokePainter::drawsLayerDirectly),
+// drawn on two threads while it is still being read: a helper strokes the
+// first STYLE of every feature as the reader publishes it, then the later
+// styles (MapServer draws a line layer's styles in passes) are drawn in two
+// row bands, the top one by the calling thread, the bottom one by the
+// helper. Both walk the features in the same order and the rasterizer clips
+// bands exactly, so the pixels are those of a single thread.
+
+#include "mapfile/map_def.h"
+#include "render/draw_item.h"
+#include "render/stroke_painter.h"
+#include "render/style_resolver.h"
+#include "trace/cancel_token.h"
+
+#include <QImage>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace maptune {
+
+class LineBandPainter {
+public:
+    // Starts the helper at once: it draws items as they are pushed.
+    LineBandPainter(QImage& canvas, const LayerDef& layer, const StyleResolver& resolver, double scale,
+                    DrawItemQueue& items, const CancelToken& cancel);
+    // Closes the queue (if the reader stopped early) and waits for the helper.
+    ~LineBandPainter();
+    LineBandPainter(const LineBandPainter&) = delete;
+    LineBandPainter& operator=(const LineBandPainter&) = delete;
+
+    // After the last push: closes the queue and draws the remaining passes.
+    void finish();
+
+private:
+    void helperMain();
+    void drawPass(int pass, const PixelTarget& target);
+    void drawItem(const DrawItem& item, int pass, const PixelTarget& target) const;
+
+    const LayerDef& m_layer;
+    const StyleResolver& m_resolver;
+    const double m_scale;
+    DrawItemQueue& m_items;
+    const CancelToken m_cancel;
+    PixelTarget m_target;
+    int m_passes = 0;
+
+    std::mutex m_mutex;
+    std::condition_variable m_firstPassDone;
+    bool m_firstPassFinished = false;  // guarded by m_mutex
+    std::thread m_helper;
+};
+
+}  // namespace maptune
