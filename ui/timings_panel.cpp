@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QMap>
 #include <QPushButton>
 #include <QTabWidget>
@@ -146,13 +147,16 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     m_totalGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
     m_history->addLayer(QStringLiteral("lines"), m_history->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     m_totalGraph->setLayer(QStringLiteral("lines"));  // above the bars added later
+    // Time charts: the newest data is on the right, the legend on the left.
+    for (QCustomPlot* plot : {m_history, m_dbHistory, m_server})
+        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     for (QCustomPlot* plot : {m_history, m_dbHistory}) {
         plot->xAxis->setLabel(tr("seconds ago"));
         plot->xAxis->setRange(-m_windowS, 0);
         plot->setMinimumHeight(120);
     }
-    m_history->yAxis->setLabel(tr("ms per render, by layer"));
-    m_dbHistory->yAxis->setLabel(tr("database ms per render, by layer"));
+    m_history->yAxis->setLabel(tr("ms per render (mean per s)"));
+    m_dbHistory->yAxis->setLabel(tr("database ms per render (mean per s)"));
 
     QCPBars* dbBelow = nullptr;
     for (const DbPhase& phase : kDbPhases) {
@@ -333,7 +337,7 @@ QCPBars* TimingsPanel::addHistoryBars(QCustomPlot* plot, QCPBars* below, const L
     bars->setName(s.layer);
     bars->setBrush(s.colour);
     bars->setPen(Qt::NoPen);
-    bars->setWidthType(QCPBars::wtAbsolute);
+    bars->setWidth(0.8);  // one bar per second
     if (below) bars->moveAbove(below);
     return bars;
 }
@@ -504,52 +508,69 @@ void TimingsPanel::replotLayers(const Trace& trace)
     m_layers->replot(QCustomPlot::rpQueuedReplot);
 }
 
+QList<TimingsPanel::SecondBucket> TimingsPanel::historyBuckets(qint64 fromS) const
+{
+    QHash<QString, int> index;
+    for (int i = 0; i < m_series.size(); ++i) index.insert(m_series[i].layer, i);
+    QList<SecondBucket> buckets;
+    for (const Render& r : m_totals) {  // in time order
+        const qint64 second = r.atMs / 1000;
+        if (second < fromS) continue;
+        if (buckets.isEmpty() || buckets.last().second != second)
+            buckets << SecondBucket{second, 0, 0, 0, QVector<double>(m_series.size()), QVector<double>(m_series.size())};
+        SecondBucket& b = buckets.last();
+        ++b.renders;
+        b.totalMs += r.totalMs;
+        if (r.hasDb) ++b.dbRenders;
+        for (const LayerMs& l : r.layers) {
+            const int i = index.value(l.layer, -1);
+            if (i < 0) continue;
+            b.renderMs[i] += l.renderMs;
+            b.dbMs[i] += l.dbMs;
+        }
+    }
+    return buckets;
+}
+
 void TimingsPanel::replotHistory(qint64 nowMs)
 {
-    // One bar per render in the window (per render with DB calls in the
-    // database chart), every layer's series with a value at each key so that
-    // the stacks line up.
-    const qint64 from = m_windowS == 0 ? std::numeric_limits<qint64>::min() : nowMs - 1000LL * m_windowS;
+    // One bar per second with renders, the mean of its renders (readable
+    // under load; a lone canvas render is its own bar), stacked by layer;
+    // every layer's series has a value at each key so that the stacks line
+    // up. Database: the seconds with DB calls, the mean over the renders that
+    // made them. Keys are seconds ago, as in the server chart.
+    const qint64 nowS = nowMs / 1000;
+    const QList<SecondBucket> buckets =
+        historyBuckets(m_windowS == 0 ? std::numeric_limits<qint64>::min() : nowS - m_windowS);
     QVector<double> keys, totals, dbKeys;
     QList<QVector<double>> render(m_series.size()), db(m_series.size());
-    double maxMs = 1, maxDbMs = 1, oldest = -10;
-    for (const Render& r : m_totals) {
-        if (r.atMs < from) continue;
-        const double key = (r.atMs - nowMs) / 1000.0;
+    double maxMs = 1, maxDbMs = 1;
+    for (const SecondBucket& b : buckets) {
+        const double key = double(b.second - nowS);
         keys << key;
-        totals << r.totalMs;
-        if (r.hasDb) dbKeys << key;
+        totals << b.totalMs / b.renders;
+        if (b.dbRenders > 0) dbKeys << key;
         double sum = 0, dbSum = 0;
         for (int i = 0; i < m_series.size(); ++i) {
-            double ms = 0, dbMs = 0;
-            for (const LayerMs& l : r.layers)
-                if (l.layer == m_series[i].layer) ms += l.renderMs, dbMs += l.dbMs;
-            render[i] << ms;
-            if (r.hasDb) db[i] << dbMs;
-            sum += ms;
-            dbSum += dbMs;
+            render[i] << b.renderMs[i] / b.renders;
+            sum += render[i].last();
+            if (b.dbRenders == 0) continue;
+            db[i] << b.dbMs[i] / b.dbRenders;
+            dbSum += db[i].last();
         }
-        maxMs = std::max({maxMs, r.totalMs, sum});
+        maxMs = std::max({maxMs, totals.last(), sum});
         maxDbMs = std::max(maxDbMs, dbSum);
-        oldest = std::min(oldest, key);
     }
     m_totalGraph->setData(keys, totals, true);
     for (int i = 0; i < m_series.size(); ++i) {
         m_series[i].render->setData(keys, render[i], true);
         if (m_series[i].db) m_series[i].db->setData(dbKeys, db[i], true);
     }
-    const double lower = m_windowS == 0 ? std::floor(oldest) : -m_windowS;
-    const auto barWidth = [](QCustomPlot* plot, qsizetype count) {
-        // As if the renders were evenly apart, 1 to 8 px: thin under load, visible when few.
-        return std::clamp(0.8 * plot->axisRect()->width() / std::max<double>(1, count), 1.0, 8.0);
-    };
-    for (const LayerSeries& s : std::as_const(m_series)) {
-        s.render->setWidth(barWidth(m_history, keys.size()));
-        if (s.db) s.db->setWidth(barWidth(m_dbHistory, dbKeys.size()));
-    }
-    m_history->xAxis->setRange(lower, 0);
+    // The window, or less while the history is shorter (at least 10 s).
+    const double oldest = m_totals.empty() ? 0 : double(std::min(nowS, m_totals.front().atMs / 1000) - nowS);
+    const double span = std::max(10.0, m_windowS == 0 ? -oldest : std::min(-oldest, double(m_windowS)));
+    for (QCustomPlot* plot : {m_history, m_dbHistory}) plot->xAxis->setRange(-span - 0.5, 0.5);
     m_history->yAxis->setRange(0, maxMs * 1.15);
-    m_dbHistory->xAxis->setRange(lower, 0);
     m_dbHistory->yAxis->setRange(0, maxDbMs * 1.15);
     m_history->replot(QCustomPlot::rpQueuedReplot);
     m_dbHistory->replot(QCustomPlot::rpQueuedReplot);

@@ -1,11 +1,12 @@
 #pragma once
 // Live timing charts (QCustomPlot), in tabs: Render -- the last render's
 // per-layer times stacked by phase (open, read, lut, draw, label), and below
-// it every render over time, one bar per render stacked by layer (one colour
-// per layer) with the render's total as a line; Database -- the last render's
-// database time per layer stacked by pool wait, connect, query and fetch, and
-// below it the database time of every render with DB calls over time,
-// stacked by layer; Server -- served requests per second and p50/p95 latency.
+// it the renders over time, one bar per second (the mean of its renders)
+// stacked by layer (one colour per layer) with the total as a line; Database
+// -- the last render's database time per layer stacked by pool wait,
+// connect, query and fetch, and below it the database time of the renders
+// with DB calls over time, likewise; Server -- served requests per second
+// and p50/p95 latency.
 // The time charts show a chosen window (last 30 s, 2 min, 10 min or all);
 // charts export as PNG (QCustomPlot) and their data as CSV.
 // Fed on the GUI thread (see TraceRelay and RequestRelay).
@@ -14,6 +15,7 @@
 #include "trace/trace.h"
 
 #include <QColor>
+#include <QVector>
 #include <QWidget>
 
 #include <deque>
@@ -55,8 +57,9 @@ public:
     // Layers with a series in the history charts, in the order first seen.
     QStringList historyLayers() const;
     // A layer's series in the render (or database) history chart: one bar per
-    // render in the time window (0 where the layer did not draw or query),
-    // keyed by seconds before the last replot; null when it has none.
+    // second with renders (with DB calls) in the time window, the mean of
+    // those renders (0 where the layer did not draw or query), keyed by
+    // whole seconds before the last replot; null when it has none.
     QCPBars* layerHistory(const QString& layer) const;
     QCPBars* dbHistory(const QString& layer) const;
 
@@ -137,6 +140,14 @@ private:
         bool hasDb;
     };
     std::deque<Render> m_totals;  // by atMs, oldest first; kMaxHistoryS and kMaxRenders kept
+    // The renders of one second, summed per series (m_series order).
+    struct SecondBucket {
+        qint64 second;
+        int renders, dbRenders;
+        double totalMs;
+        QVector<double> renderMs, dbMs;
+    };
+    QList<SecondBucket> historyBuckets(qint64 fromS) const;
     struct Served {
         qint64 finishedMs;
         double ms;

@@ -27,6 +27,7 @@ private Q_SLOTS:
     void initTestCase();
     void timingsDbSeries();
     void renderHistoryPerLayer();
+    void renderHistoryMeanPerSecond();
     void dbHistoryPerLayer();
     void historyWindow_data();
     void historyWindow();
@@ -40,43 +41,17 @@ private Q_SLOTS:
     void exportsCsvAndPng();
 };
 
-void TestUiTimings::initTestCase()
-{
-    initEngine();
-}
-
-void TestUiTimings::timingsDbSeries()
-{
-    TimingsPanel panel;
-    Trace trace;
-    trace.layers << layerTrace("roads", 30) << layerTrace("water", 5);
-    DbTrace first, second;
-    first.poolWaitMs = 1;
-    first.connectMs = 2;
-    first.queryMs = 10;
-    first.fetchMs = 4;
-    second.poolWaitMs = 0.5;
-    second.queryMs = 3;
-    second.fetchMs = 1;
-    trace.layers[0].db << first << second;
-    panel.addTrace(trace);
-    QCOMPARE(panel.dbLayers(), QStringList({"roads"}));  // "water" made no DB calls
-    // Bars 0..3: pool wait, connect, query, fetch; one bar per DB layer, summed over its calls.
-    const QList<double> expected{1.5, 2, 13, 5};
-    for (int phase = 0; phase < 4; ++phase) {
-        auto* bars = qobject_cast<QCPBars*>(panel.dbPlot()->plottable(phase));
-        QVERIFY(bars);
-        QCOMPARE(bars->data()->size(), 1);
-        QCOMPARE(bars->data()->at(0)->value, expected[phase]);
-    }
-    // A later render without DB calls keeps the last DB picture.
-    Trace plain;
-    plain.layers << layerTrace("water", 5);
-    panel.addTrace(plain);
-    QCOMPARE(panel.dbLayers(), QStringList({"roads"}));
-}
-
 namespace {
+
+DbTrace dbTrace(double poolWaitMs, double connectMs, double queryMs, double fetchMs)
+{
+    DbTrace db;
+    db.poolWaitMs = poolWaitMs;
+    db.connectMs = connectMs;
+    db.queryMs = queryMs;
+    db.fetchMs = fetchMs;
+    return db;
+}
 
 QList<double> values(const QCPBars* bars)
 {
@@ -99,6 +74,35 @@ bool closeTo(double a, double b)
 
 }  // namespace
 
+void TestUiTimings::initTestCase()
+{
+    initEngine();
+}
+
+void TestUiTimings::timingsDbSeries()
+{
+    TimingsPanel panel;
+    Trace trace;
+    trace.layers << layerTrace("roads", 30) << layerTrace("water", 5);
+    trace.layers[0].db << dbTrace(1, 2, 10, 4) << dbTrace(0.5, 0, 3, 1);
+    panel.addTrace(trace);
+    QCOMPARE(panel.dbLayers(), QStringList({"roads"}));  // "water" made no DB calls
+    // Bars 0..3: pool wait, connect, query, fetch; one bar per DB layer, summed over its calls.
+    const QList<double> expected{1.5, 2, 13, 5};
+    for (int phase = 0; phase < 4; ++phase) {
+        auto* bars = qobject_cast<QCPBars*>(panel.dbPlot()->plottable(phase));
+        QVERIFY(bars);
+        QCOMPARE(bars->data()->size(), 1);
+        QCOMPARE(bars->data()->at(0)->value, expected[phase]);
+    }
+    // A later render without DB calls keeps the last DB picture.
+    Trace plain;
+    plain.layers << layerTrace("water", 5);
+    panel.addTrace(plain);
+    QCOMPARE(panel.dbLayers(), QStringList({"roads"}));
+}
+
+
 void TestUiTimings::renderHistoryPerLayer()
 {
     TimingsPanel panel;
@@ -118,7 +122,7 @@ void TestUiTimings::renderHistoryPerLayer()
     QCOMPARE(values(panel.layerHistory("water")), QList<double>({5, 5, 0, 5, 5}));
     QCOMPARE(values(panel.layerHistory("ortho")), QList<double>({0, 0, 0, 0, 7}));
     QVERIFY(!panel.layerHistory("missing"));
-    // Keyed by seconds before now, one second apart; the stacks share the keys.
+    // Keyed by whole seconds before now, one apart; the stacks share the keys.
     const QList<double> k = keys(panel.layerHistory("roads"));
     for (int i = 1; i < 5; ++i) QVERIFY(closeTo(k[i] - k[i - 1], 1.0));
     QVERIFY(k.last() <= 0 && k.last() > -5);
@@ -137,24 +141,48 @@ void TestUiTimings::renderHistoryPerLayer()
     QVERIFY(!panel.dbHistory("roads"));
 }
 
+void TestUiTimings::renderHistoryMeanPerSecond()
+{
+    // Under load many renders finish each second: one bar per second, the
+    // mean of its renders (a layer missing from one counts 0 there).
+    TimingsPanel panel;
+    const qint64 second = QDateTime::currentMSecsSinceEpoch() / 1000 - 2;
+    const std::tuple<int, double, bool> renders[] = {{100, 3, false}, {400, 6, true}, {900, 9, false}};
+    for (auto [ms, roads, water] : renders) {
+        Trace trace;
+        trace.totalMs = 2 * roads;
+        trace.layers << layerTrace("roads", roads);
+        if (water) trace.layers << layerTrace("water", 6);
+        panel.addTraceAt(trace, second * 1000 + ms);
+    }
+    Trace later;
+    later.totalMs = 1;
+    later.layers << layerTrace("roads", 1);
+    panel.addTraceAt(later, (second + 1) * 1000);
+    QCOMPARE(panel.historySize(), 4);
+    QCOMPARE(values(panel.layerHistory("roads")), QList<double>({6, 1}));
+    QCOMPARE(values(panel.layerHistory("water")), QList<double>({2, 0}));
+    QCPGraph* total = panel.historyPlot()->graph(0);
+    QCOMPARE(total->data()->size(), 2);
+    QCOMPARE(total->data()->at(0)->value, 12.0);
+    QCOMPARE(total->data()->at(1)->value, 1.0);
+    // Whole seconds ago, as in the server chart.
+    const QList<double> k = keys(panel.layerHistory("roads"));
+    QCOMPARE(k[1] - k[0], 1.0);
+    QCOMPARE(k[0], std::round(k[0]));
+}
+
 void TestUiTimings::dbHistoryPerLayer()
 {
     TimingsPanel panel;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    DbTrace a, b, c;
-    a.queryMs = 10;
-    a.fetchMs = 2;
-    b.poolWaitMs = 1;
-    b.queryMs = 3;
-    c.connectMs = 2.5;
-    c.queryMs = 4;
     Trace first, plain, third;
     first.layers << layerTrace("roads", 20) << layerTrace("water", 3);
-    first.layers[0].db << a;
+    first.layers[0].db << dbTrace(0, 0, 10, 2);
     plain.layers << layerTrace("water", 3);
     third.layers << layerTrace("roads", 9) << layerTrace("parcels", 8);
-    third.layers[0].db << b;
-    third.layers[1].db << c;
+    third.layers[0].db << dbTrace(1, 0, 3, 0);
+    third.layers[1].db << dbTrace(0, 2.5, 4, 0);
     panel.addTraceAt(first, now - 3000);
     panel.addTraceAt(plain, now - 2000);
     panel.addTraceAt(third, now - 1000);
@@ -202,8 +230,8 @@ void TestUiTimings::historyWindow()
     QCOMPARE(values(panel.layerHistory("roads")), roads);
     QCOMPARE(panel.historyPlot()->graph(0)->data()->size(), roads.size());
     const double lower = panel.historyPlot()->xAxis->range().lower;
-    if (window == 0) QVERIFY2(lower <= -300 && lower >= -301, qPrintable(QString::number(lower)));  // the oldest, whole seconds
-    else QCOMPARE(lower, -double(window));
+    // The window (or back to the oldest render for "all"), half a bar beyond.
+    QCOMPARE(lower, window == 0 ? -300.5 : -window - 0.5);
 }
 
 void TestUiTimings::servedTracesAtTheirTime()
@@ -351,9 +379,7 @@ void TestUiTimings::exportsCsvAndPng()
     trace.layers << layerTrace("roads", 30) << layerTrace("water, lakes", 5);
     trace.layers[0].drawMs = 25;
     trace.layers[1].readMs = 4;
-    DbTrace db;
-    db.queryMs = 12;
-    trace.layers[0].db << db;
+    trace.layers[0].db << dbTrace(0, 0, 12, 0);
     panel.addTrace(trace);
 
     const QByteArray csv = panel.csv();
