@@ -291,6 +291,12 @@ void TimingsPanel::addTrace(const Trace& trace)
 void TimingsPanel::addTraceAt(const Trace& trace, qint64 atMs)
 {
     if (m_pause->isChecked()) return;
+    record(trace, atMs);
+    replotHistory(std::max(m_totals.back().atMs, QDateTime::currentMSecsSinceEpoch()));
+}
+
+void TimingsPanel::record(const Trace& trace, qint64 atMs)
+{
     Render render{atMs, trace.totalMs, {}, false};
     for (const LayerTrace& lt : trace.layers) {
         if (lt.skipped) continue;
@@ -315,7 +321,6 @@ void TimingsPanel::addTraceAt(const Trace& trace, qint64 atMs)
     while (m_totals.size() > size_t(kMaxRenders) || m_totals.front().atMs < newest - 1000LL * kMaxHistoryS)
         m_totals.pop_front();
     replotLayers(trace);
-    replotHistory(std::max(newest, QDateTime::currentMSecsSinceEpoch()));
     if (!m_serverTick->isActive()) m_serverTick->start();
     if (std::any_of(trace.layers.begin(), trace.layers.end(), [](const LayerTrace& lt) { return !lt.db.isEmpty(); }))
         replotDb(trace);
@@ -368,7 +373,8 @@ void TimingsPanel::addServedRequest(const ServedRequest& request)
     if (m_pause->isChecked()) return;
     m_served.push_back({request.finishedMs, request.ms});
     if (m_nextFinalS == 0) m_nextFinalS = request.finishedMs / 1000;
-    if (request.trace) addTraceAt(*request.trace, request.finishedMs);
+    // The history is redrawn by the tick: never a replot of every render per request under load.
+    if (request.trace) record(*request.trace, request.finishedMs);
     // The tick draws it within a second: charts never replot per request under load.
     if (!m_serverTick->isActive()) m_serverTick->start();
 }

@@ -82,7 +82,8 @@ public Q_SLOTS:
     void addTrace(const maptune::Trace& trace);
     // The same, finished at atMs (epoch ms) rather than now.
     void addTraceAt(const maptune::Trace& trace, qint64 atMs);
-    // A served request: throughput and latency; its trace goes to addTrace().
+    // A served request: throughput and latency; its trace goes to the render
+    // charts (the history redrawn within a second, as the server chart).
     void addServedRequest(const maptune::ServedRequest& request);
     void clear();
     // Recompute the time charts for the window ending at nowMs (epoch ms).
@@ -92,6 +93,8 @@ public Q_SLOTS:
 private:
     void replotLayers(const Trace& trace);
     void replotDb(const Trace& trace);
+    // Adds a render to the history (and the last-render charts); no history replot.
+    void record(const Trace& trace, qint64 atMs);
     struct LayerSeries {
         QString layer;
         QColor colour;

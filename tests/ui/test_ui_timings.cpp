@@ -251,6 +251,9 @@ void TestUiTimings::servedTracesAtTheirTime()
         r.trace = trace;
         panel.addServedRequest(r);
     }
+    // Drawn by the once-a-second tick (not per request under load).
+    QCOMPARE(panel.layerHistory("ortho")->data()->size(), 0);
+    panel.replotHistory(now);
     QCOMPARE(values(panel.layerHistory("ortho")), QList<double>({39, 29, 19}));
     const QList<double> k = keys(panel.layerHistory("ortho"));
     QVERIFY(closeTo(k[1] - k[0], 1.0) && closeTo(k[2] - k[1], 1.0));
