@@ -48,7 +48,7 @@ bool BenchmarkJob::start(ExperimentOptions options, Prepare prepare)
                 experiment.setRunCallback([this, order, &done](const LoadReport& report) {
                     const auto [round, config] = order.value(done++);
                     QMetaObject::invokeMethod(
-                        this, [this, report, config, round] { Q_EMIT runFinished(report, config, round); },
+                        this, [this, report, config = config, round = round] { Q_EMIT runFinished(report, config, round); },
                         Qt::QueuedConnection);
                 });
                 result = experiment.run();

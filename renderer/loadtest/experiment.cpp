@@ -111,7 +111,7 @@ ExperimentResult Experiment::run()
         runner.setCancelToken(m_cancel);
         if (m_progress) {
             runner.setProgressCallback(
-                [&, i, round](const LoadProgress& p) {
+                [&, i, round = round](const LoadProgress& p) {  // clang 14 cannot capture a structured binding itself
                     m_progress({int(i), int(order.size()), round, c.label, p});
                 },
                 m_progressIntervalMs);

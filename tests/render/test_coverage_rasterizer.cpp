@@ -40,7 +40,7 @@ double alphaSum(const QImage& img)
 
 QPolygonF rect(double x0, double y0, double x1, double y1)
 {
-    return QPolygonF({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
+    return QPolygonF(QList<QPointF>{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
 }
 
 }  // namespace
@@ -98,7 +98,7 @@ private Q_SLOTS:
         QCOMPARE(alphaSum(img), 70.0);
         // A triangle crossing the left border keeps its exact area inside.
         QImage tri = blank(10, 10);
-        fillPolygons(tri, {QPolygonF({{-10, 0}, {10, 0}, {10, 10}})}, CoverageRasterizer::FillRule::NonZero);
+        fillPolygons(tri, {QPolygonF(QList<QPointF>{{-10, 0}, {10, 0}, {10, 10}})}, CoverageRasterizer::FillRule::NonZero);
         // Inside the image: the region x in [0,10] under the line y = (x + 10) / 2 clipped to
         // y <= 10 is a trapezoid of area (5 + 10) / 2 * 10 = 75.
         QVERIFY2(std::abs(alphaSum(tri) - 75) < 0.5, qPrintable(QString::number(alphaSum(tri))));
@@ -107,7 +107,7 @@ private Q_SLOTS:
     void ignoresNonFiniteAndDegenerate()
     {
         QImage img = blank(4, 4);
-        fillPolygons(img, {QPolygonF({{0, 0}, {qInf(), 1}, {2, 3}}), QPolygonF({{1, 1}, {3, 1}})},
+        fillPolygons(img, {QPolygonF(QList<QPointF>{{0, 0}, {qInf(), 1}, {2, 3}}), QPolygonF(QList<QPointF>{{1, 1}, {3, 1}})},
                      CoverageRasterizer::FillRule::NonZero);
         // Only the finite edges remain; nothing may be drawn outside [0,4) and nothing crashes.
         QVERIFY(alphaSum(img) <= 16);

@@ -38,7 +38,7 @@ private Q_SLOTS:
         QFETCH(double, offset);
         QFETCH(QList<double>, starts);
         QFETCH(QList<double>, ends);
-        const QList<QPolygonF> dashes = DashPattern(lengths, offset).apply({QPolygonF({{0, 0}, {18, 0}})});
+        const QList<QPolygonF> dashes = DashPattern(lengths, offset).apply({QPolygonF(QList<QPointF>{{0, 0}, {18, 0}})});
         QCOMPARE(dashes.size(), starts.size());
         for (qsizetype i = 0; i < dashes.size(); ++i) {
             QCOMPARE(dashes[i].first().x(), starts[i]);
@@ -49,16 +49,16 @@ private Q_SLOTS:
     void dashesTurnCorners()
     {
         // A dash of 4 starting 2 before a right-angle corner follows it.
-        const QList<QPolygonF> dashes = DashPattern({4, 10}, 0).apply({QPolygonF({{0, 0}, {2, 0}, {2, 5}})});
+        const QList<QPolygonF> dashes = DashPattern({4, 10}, 0).apply({QPolygonF(QList<QPointF>{{0, 0}, {2, 0}, {2, 5}})});
         QCOMPARE(dashes.size(), 1);
-        QCOMPARE(dashes[0], QPolygonF({{0, 0}, {2, 0}, {2, 2}}));
+        QCOMPARE(dashes[0], QPolygonF(QList<QPointF>{{0, 0}, {2, 0}, {2, 2}}));
         QCOMPARE(length(dashes[0]), 4.0);
     }
 
     void restartsOnEveryPart()
     {
         const QList<QPolygonF> dashes =
-            DashPattern({3, 1}, 0).apply({QPolygonF({{0, 0}, {5, 0}}), QPolygonF({{0, 10}, {5, 10}})});
+            DashPattern({3, 1}, 0).apply({QPolygonF(QList<QPointF>{{0, 0}, {5, 0}}), QPolygonF(QList<QPointF>{{0, 10}, {5, 10}})});
         QCOMPARE(dashes.size(), 4);
         QCOMPARE(dashes[2].first(), QPointF(0, 10));
         QCOMPARE(dashes[2].last(), QPointF(3, 10));
@@ -67,7 +67,7 @@ private Q_SLOTS:
     void zeroLengthDashesAreDots()
     {
         // "0 4": the dotted-line idiom; each dot is a zero-length dash that round caps draw.
-        const QList<QPolygonF> dashes = DashPattern({0, 4}, 0).apply({QPolygonF({{0, 0}, {10, 0}})});
+        const QList<QPolygonF> dashes = DashPattern({0, 4}, 0).apply({QPolygonF(QList<QPointF>{{0, 0}, {10, 0}})});
         QCOMPARE(dashes.size(), 3);
         for (const QPolygonF& d : dashes) QCOMPARE(length(d), 0.0);
         QCOMPARE(dashes[1].first(), QPointF(4, 0));
@@ -75,7 +75,7 @@ private Q_SLOTS:
 
     void invalidPatternKeepsTheLine()
     {
-        const QList<QPolygonF> line{QPolygonF({{0, 0}, {10, 0}})};
+        const QList<QPolygonF> line{QPolygonF(QList<QPointF>{{0, 0}, {10, 0}})};
         QVERIFY(!DashPattern({0, 0}, 0).isValid());
         QCOMPARE(DashPattern({0, 0}, 0).apply(line), line);
     }

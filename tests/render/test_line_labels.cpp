@@ -130,9 +130,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QPolygonF>("line");
         QTest::addColumn<double>("angle");
-        QTest::newRow("horizontal") << QPolygonF({{0, 100}, {100, 100}, {200, 100}}) << 0.0;
-        QTest::newRow("rising") << QPolygonF({{0, 200}, {100, 100}, {200, 0}}) << 45.0;
-        QTest::newRow("falling") << QPolygonF({{0, 0}, {100, 100}, {200, 200}}) << -45.0;
+        QTest::newRow("horizontal") << QPolygonF(QList<QPointF>{{0, 100}, {100, 100}, {200, 100}}) << 0.0;
+        QTest::newRow("rising") << QPolygonF(QList<QPointF>{{0, 200}, {100, 100}, {200, 0}}) << 45.0;
+        QTest::newRow("falling") << QPolygonF(QList<QPointF>{{0, 0}, {100, 100}, {200, 200}}) << -45.0;
     }
     void straightLineGivesEqualAngles()
     {
@@ -159,8 +159,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QPolygonF>("line");
         QTest::addColumn<double>("angle");
-        QTest::newRow("westward") << QPolygonF({{200, 100}, {100, 100}, {0, 100}}) << 0.0;
-        QTest::newRow("westward, rising") << QPolygonF({{200, 0}, {100, 100}, {0, 200}}) << 45.0;
+        QTest::newRow("westward") << QPolygonF(QList<QPointF>{{200, 100}, {100, 100}, {0, 100}}) << 0.0;
+        QTest::newRow("westward, rising") << QPolygonF(QList<QPointF>{{200, 0}, {100, 100}, {0, 200}}) << 45.0;
     }
     void rightToLeftLineReadsLeftToRight()
     {
@@ -213,7 +213,7 @@ private Q_SLOTS:
     void followOnTwoPointsIsStraight()
     {
         // MapServer's FOLLOW on a single segment is AUTO's turned label.
-        const LineLabelLayout layout = LineLabelPath::place({QPolygonF({{100, 0}, {0, 100}})}, params(4));
+        const LineLabelLayout layout = LineLabelPath::place({QPolygonF(QList<QPointF>{{100, 0}, {0, 100}})}, params(4));
         QVERIFY(layout.follow.isEmpty());
         QCOMPARE(layout.points.size(), 1);
         QCOMPARE(layout.points[0].point, QPointF(50, 50));
@@ -235,7 +235,7 @@ private Q_SLOTS:
         QFETCH(bool, placed);
         LineLabelPath::Params p = params(14);
         p.maxOverlapAngle = maxOverlap;
-        const LineLabelLayout layout = LineLabelPath::place({QPolygonF({{0, 0}, {50, 50}, {100, 0}})}, p);
+        const LineLabelLayout layout = LineLabelPath::place({QPolygonF(QList<QPointF>{{0, 0}, {50, 50}, {100, 0}})}, p);
         QCOMPARE(layout.follow.size(), placed ? 1 : 0);
         QVERIFY(layout.points.isEmpty());
     }
@@ -243,7 +243,7 @@ private Q_SLOTS:
     void bendAtTheMiddleMovesTheLabel()
     {
         // 200 east, then 200 down: text of 50 centred would straddle the corner.
-        const LineLabelLayout layout = LineLabelPath::place({QPolygonF({{0, 0}, {200, 0}, {200, 200}})}, params(5));
+        const LineLabelLayout layout = LineLabelPath::place({QPolygonF(QList<QPointF>{{0, 0}, {200, 0}, {200, 200}})}, params(5));
         QCOMPARE(layout.follow.size(), 1);
         const QList<PathGlyph>& glyphs = layout.follow.first();
         for (const PathGlyph& g : glyphs) QCOMPARE(g.angle, glyphs.first().angle);
@@ -254,7 +254,7 @@ private Q_SLOTS:
         // The same corner as above, but the characters either side of it are spaces.
         LineLabelPath::Params p = params(14);
         for (int k = 5; k < 9; ++k) p.spaces[k] = true;
-        QCOMPARE(LineLabelPath::place({QPolygonF({{0, 0}, {50, 50}, {100, 0}})}, p).follow.size(), 1);
+        QCOMPARE(LineLabelPath::place({QPolygonF(QList<QPointF>{{0, 0}, {50, 50}, {100, 0}})}, p).follow.size(), 1);
     }
 
     void longTextIsNotPlaced_data()
@@ -279,7 +279,7 @@ private Q_SLOTS:
         LineLabelPath::Params p = params(characters);
         p.force = force;
         p.autoMinFeatureSize = autoMinFeatureSize;
-        const LineLabelLayout layout = LineLabelPath::place({QPolygonF({{0, 50}, {50, 50}, {100, 50}})}, p);
+        const LineLabelLayout layout = LineLabelPath::place({QPolygonF(QList<QPointF>{{0, 50}, {50, 50}, {100, 50}})}, p);
         QCOMPARE(layout.follow.size(), placed);
         if (placed) {
             // Centred: an over-long text starts before the line and carries on straight.
@@ -291,9 +291,9 @@ private Q_SLOTS:
     {
         LineLabelPath::Params p = params(3, 10, Mode::Auto);
         p.minFeatureSize = 120;
-        QVERIFY(LineLabelPath::place({QPolygonF({{0, 0}, {100, 0}})}, p).isEmpty());
+        QVERIFY(LineLabelPath::place({QPolygonF(QList<QPointF>{{0, 0}, {100, 0}})}, p).isEmpty());
         p.minFeatureSize = 80;
-        QCOMPARE(LineLabelPath::place({QPolygonF({{0, 0}, {100, 0}})}, p).points.size(), 1);
+        QCOMPARE(LineLabelPath::place({QPolygonF(QList<QPointF>{{0, 0}, {100, 0}})}, p).points.size(), 1);
     }
 
     void longestPartIsLabelled()
@@ -310,7 +310,7 @@ private Q_SLOTS:
         // an even count, centred around the middle gap: starts 100, 350, 600, 850.
         LineLabelPath::Params p = params(5);
         p.repeatDistance = 200;
-        const LineLabelLayout layout = LineLabelPath::place({QPolygonF({{0, 0}, {500, 0}, {1000, 0}})}, p);
+        const LineLabelLayout layout = LineLabelPath::place({QPolygonF(QList<QPointF>{{0, 0}, {500, 0}, {1000, 0}})}, p);
         QCOMPARE(layout.follow.size(), 4);
         const QList<double> starts{100, 350, 600, 850};
         for (int l = 0; l < 4; ++l) QCOMPARE(layout.follow[l].first().origin.x(), starts[l]);
@@ -318,7 +318,7 @@ private Q_SLOTS:
         // AUTO: 1000 / 300 = 3 points, outermost first, the middle last.
         p.mode = Mode::Auto;
         p.repeatDistance = 300;
-        const LineLabelLayout points = LineLabelPath::place({QPolygonF({{0, 0}, {1000, 0}})}, p);
+        const LineLabelLayout points = LineLabelPath::place({QPolygonF(QList<QPointF>{{0, 0}, {1000, 0}})}, p);
         QCOMPARE(points.points.size(), 3);
         QVERIFY(std::abs(points.points[0].point.x() - 2500.0 / 3) < 1e-9);
         QVERIFY(std::abs(points.points[1].point.x() - 500.0 / 3) < 1e-9);
@@ -328,10 +328,10 @@ private Q_SLOTS:
     void clipSplitsLines()
     {
         const QList<QPolygonF> parts =
-            LineLabelPath::clip({QPolygonF({{-50, 10}, {50, 10}, {50, 200}, {80, 200}, {80, 50}})}, QRectF(0, 0, 100, 100));
+            LineLabelPath::clip({QPolygonF(QList<QPointF>{{-50, 10}, {50, 10}, {50, 200}, {80, 200}, {80, 50}})}, QRectF(0, 0, 100, 100));
         QCOMPARE(parts.size(), 2);
-        QCOMPARE(parts[0], QPolygonF({{0, 10}, {50, 10}, {50, 100}}));
-        QCOMPARE(parts[1], QPolygonF({{80, 100}, {80, 50}}));
+        QCOMPARE(parts[0], QPolygonF(QList<QPointF>{{0, 10}, {50, 10}, {50, 100}}));
+        QCOMPARE(parts[1], QPolygonF(QList<QPointF>{{80, 100}, {80, 50}}));
     }
 
     void footprintsCollideByShape()
@@ -339,7 +339,7 @@ private Q_SLOTS:
         // Two thin boxes along parallel diagonals: their bounding rectangles
         // overlap, the boxes themselves do not.
         auto diagonal = [](double shift) {
-            return QPolygonF({{0 + shift, 100}, {100 + shift, 0}, {104 + shift, 4}, {4 + shift, 104}});
+            return QPolygonF(QList<QPointF>{{0 + shift, 100}, {100 + shift, 0}, {104 + shift, 4}, {4 + shift, 104}});
         };
         LabelFootprint a, b, c;
         a.add(diagonal(0));
