@@ -72,7 +72,8 @@ QJsonObject polygonGeometry(const Geometry& g)
         if (depth % 2) {
             holes << part;
         } else {
-            polygons << QJsonArray{ring(g, part)};
+            // QJsonValue: with a bare QJsonArray, clang copies the ring instead of wrapping it.
+            polygons << QJsonArray{QJsonValue(ring(g, part))};
             outerPart << part;
         }
     }

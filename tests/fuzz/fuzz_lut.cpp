@@ -22,7 +22,8 @@ int lut(const uint8_t* data, size_t size)
     }
     std::vector<uint8_t> bytes(256);
     for (int i = 0; i < 256; ++i) bytes[size_t(i)] = uint8_t(i);
-    for (int colorIndex = 0; colorIndex <= 5; ++colorIndex) {
+    // Only GIMP curves depend on the colour index (0 and 5 are out of range).
+    for (int colorIndex = gimp ? 0 : 1; colorIndex <= (gimp ? 5 : 1); ++colorIndex) {
         QString error;
         const auto lut = Lut::fromDefinition(text, colorIndex, wide ? 65535 : 255, &error);
         if (!lut) {

@@ -155,7 +155,8 @@ private Q_SLOTS:
         QCOMPARE(b.variants.size(), 2);
         QCOMPARE(b.variants[0].label, QStringLiteral("PostGIS"));
         QCOMPARE(b.variants[1].label, QStringLiteral("GeoPackage"));
-        const LayerDef& l = *load(b.variants[1].mapFile)->layer("roads");
+        const auto loaded = load(b.variants[1].mapFile);  // l refers into it
+        const LayerDef& l = *loaded->layer("roads");
         QCOMPARE(l.connectionType, ConnectionType::OGR);
         QCOMPARE(l.connection, QDir(o.workDir).absoluteFilePath(QStringLiteral("roads.gpkg")));
         QCOMPARE(l.data, QStringLiteral("roads"));
