@@ -3,7 +3,11 @@
 // library) hand their admitted request to one of these and wait: GDAL and OGR
 // handles, PROJ contexts and their caches are per thread, so rendering on a
 // few long-lived threads keeps them warm — on connection threads every new
-// thread re-opened and re-decoded the same JPEG 2000 tiles.
+// thread re-opened and re-decoded the same JPEG 2000 tiles. For the same
+// reason a job goes to the worker that became idle last (its caches are the
+// warmest): one client at a time is served by one thread, as a FastCGI
+// server hands requests to its first idle process, instead of alternating
+// between threads that each decode the same tiles.
 
 #include "wms/response.h"
 
@@ -11,7 +15,9 @@
 #include <deque>
 #include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -27,15 +33,30 @@ public:
     // Runs `job` on a worker thread and returns its result; an exception
     // thrown by the job is rethrown here, on the caller's thread.
     Response run(std::function<Response()> job);
-    int count() const { return int(m_threads.size()); }
+    int count() const { return int(m_workers.size()); }
+    // Which worker ran each job so far, in order (for tests).
+    std::vector<int> history() const;
 
 private:
-    void loop();
+    struct Job {
+        std::function<Response()> work;
+        std::promise<Response> result;
+    };
+    struct Worker {
+        std::condition_variable wake;
+        std::optional<Job> job;  // handed over while idle
+        bool listedIdle = false;
+        std::thread thread;
+    };
+    void loop(int index);
+    std::optional<Job> nextJob(Worker& self, int index, std::unique_lock<std::mutex>& lock);
 
-    std::vector<std::thread> m_threads;
-    std::mutex m_mutex;
-    std::condition_variable m_ready;
-    std::deque<std::packaged_task<Response()>> m_jobs;
+    std::vector<std::unique_ptr<Worker>> m_workers;
+    mutable std::mutex m_mutex;
+    std::vector<int> m_idle;  // a stack: the last worker to become idle is on top
+    std::deque<Job> m_jobs;   // waiting while every worker is busy
+    std::condition_variable m_listed;  // a worker put itself on the idle stack
+    std::vector<int> m_history;
     bool m_stopping = false;
 };
 
