@@ -174,6 +174,25 @@ std::optional<QByteArray> Lut::definitionFor(const ProcessingOptions& options, i
     return content;
 }
 
+std::shared_ptr<const Lut> Lut::cached(const QByteArray& text, int colorIndex, int maxIn, QString* error)
+{
+    struct Entry {
+        QByteArray text;
+        int colorIndex, maxIn;
+        std::shared_ptr<const Lut> lut;
+    };
+    thread_local std::vector<Entry> cache;
+    for (const Entry& e : cache)
+        if (e.colorIndex == colorIndex && e.maxIn == maxIn && e.text == text) return e.lut;
+    std::optional<Lut> built = fromDefinition(text, colorIndex, maxIn, error);
+    if (!built) return nullptr;
+    auto lut = std::make_shared<const Lut>(std::move(*built));
+    // A handful of layers and bands: drop the oldest beyond that.
+    if (cache.size() >= 16) cache.erase(cache.begin());
+    cache.push_back({text, colorIndex, maxIn, lut});
+    return lut;
+}
+
 void Lut::apply(const uint8_t* in, uint8_t* out, size_t count) const
 {
     const uint8_t* t = m_table.data();

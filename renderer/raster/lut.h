@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -26,6 +27,9 @@ public:
     static std::optional<Lut> fromGimpCurves(const QByteArray& text, int colorIndex, QString* error = nullptr);
     // Either of the above, chosen like MapServer: content starting "# GIMP" is a curves file.
     static std::optional<Lut> fromDefinition(const QByteArray& text, int colorIndex, int maxIn, QString* error = nullptr);
+    // fromDefinition through a small per-thread cache: a served map builds
+    // the same tables (GIMP curves are splines) for every request.
+    static std::shared_ptr<const Lut> cached(const QByteArray& text, int colorIndex, int maxIn, QString* error = nullptr);
 
     static bool isGimpCurves(const QByteArray& text);
     // True when MapServer would read the band as UInt16 for this definition:

@@ -133,6 +133,9 @@ struct Planes {
     std::vector<uint8_t> bytes;  // count * pixels
     std::vector<uint8_t> noData; // empty or pixels
     size_t pixels = 0;
+    // 8-bit LUTs of the R, G, B planes not applied yet: paintRgb applies
+    // them while it composes, instead of another pass over the planes.
+    std::array<std::shared_ptr<const Lut>, 3> rgbLut;
     uint8_t* plane(int i) { return bytes.data() + size_t(i) * pixels; }
 };
 
@@ -189,8 +192,12 @@ bool loadUnscaled(const RasterSource& src, const RasterWindow& w, const BandChoi
             if (wide) GDALCopyWords(const_cast<uint16_t*>(in16), GDT_UInt16, 2, out.plane(i), GDT_Byte, 1, int(out.pixels));
             continue;
         }
-        const auto lut = Lut::fromDefinition(*def, i + 1, wide ? 65535 : 255, error);
+        const auto lut = Lut::cached(*def, i + 1, wide ? 65535 : 255, error);
         if (!lut) return false;
+        if (!wide && bc.rgb && i < 3) {
+            out.rgbLut[size_t(i)] = lut;
+            continue;
+        }
         if (wide)
             lut->apply(in16, out.plane(i), out.pixels);
         else
@@ -266,7 +273,7 @@ bool loadScaled(const RasterSource& src, const RasterWindow& w, const BandChoice
         if (ci == 0) scale = {true, smin, ratio};
         if (const auto& def = (*defs)[size_t(ci)]) {
             Stopwatch lsw;
-            const auto lut = Lut::fromDefinition(*def, ci + 1, 255, error);
+            const auto lut = Lut::cached(*def, ci + 1, 255, error);
             if (!lut) return false;
             lut->apply(plane, plane, out.pixels);
             trace.lutMs += lsw.elapsedMs();
@@ -377,11 +384,23 @@ void paintIndexed(QImage& img, const Planes& p, const ColorMap& cm, const uint8_
     }
 }
 
-void paintRgb(QImage& img, Planes& p, const uint8_t* alpha, const Color& offsite, const std::optional<std::array<int, 3>>& rgbNoData)
+// With `Lut` the planes' values go through p.rgbLut first (as if the LUT
+// had been applied when they were read: OFFSITE and NODATA compare with
+// the values after it, as MapServer does).
+template <bool WithLut>
+void paintRgbRows(QImage& img, Planes& p, const uint8_t* alpha, const Color& offsite,
+                  const std::optional<std::array<int, 3>>& rgbNoData)
 {
+    static const std::array<uint8_t, 256> identity = [] {
+        std::array<uint8_t, 256> t{};
+        for (int i = 0; i < 256; ++i) t[size_t(i)] = uint8_t(i);
+        return t;
+    }();
+    auto table = [&](int i) { return p.rgbLut[size_t(i)] ? p.rgbLut[size_t(i)]->data() : identity.data(); };
     const uint8_t* r = p.plane(0);
     const uint8_t* g = p.plane(1);
     const uint8_t* b = p.plane(2);
+    const uint8_t *tr = table(0), *tg = table(1), *tb = table(2);
     const uint8_t* nd = p.noData.empty() ? nullptr : p.noData.data();
     const bool useOffsite = offsite.isSet();
     const int w = img.width();
@@ -391,14 +410,23 @@ void paintRgb(QImage& img, Planes& p, const uint8_t* alpha, const Color& offsite
         for (int x = 0; x < w; ++x) {
             const size_t k = row + size_t(x);
             if (nd && nd[k]) continue;
-            if (useOffsite && r[k] == offsite.r && g[k] == offsite.g && b[k] == offsite.b) continue;
-            if (rgbNoData && r[k] == (*rgbNoData)[0] && g[k] == (*rgbNoData)[1] && b[k] == (*rgbNoData)[2]) continue;
+            const int rv = WithLut ? tr[r[k]] : r[k], gv = WithLut ? tg[g[k]] : g[k], bv = WithLut ? tb[b[k]] : b[k];
+            if (useOffsite && rv == offsite.r && gv == offsite.g && bv == offsite.b) continue;
+            if (rgbNoData && rv == (*rgbNoData)[0] && gv == (*rgbNoData)[1] && bv == (*rgbNoData)[2]) continue;
             if (!alpha || alpha[k] == 255)
-                line[x] = qRgb(r[k], g[k], b[k]);
+                line[x] = qRgb(rv, gv, bv);
             else if (alpha[k] != 0)
-                line[x] = premul(r[k], g[k], b[k], alpha[k]);
+                line[x] = premul(rv, gv, bv, alpha[k]);
         }
     }
+}
+
+void paintRgb(QImage& img, Planes& p, const uint8_t* alpha, const Color& offsite, const std::optional<std::array<int, 3>>& rgbNoData)
+{
+    if (p.rgbLut[0] || p.rgbLut[1] || p.rgbLut[2])
+        paintRgbRows<true>(img, p, alpha, offsite, rgbNoData);
+    else
+        paintRgbRows<false>(img, p, alpha, offsite, rgbNoData);
 }
 
 }  // namespace
