@@ -3,6 +3,7 @@
 #include "mapfile/data_roots.h"
 #include "mapfile/map_loader.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -58,6 +59,17 @@ MapRegistry::FileStamp MapRegistry::stampOf(const QString& path)
             std::uint64_t(st.st_ino)};
 }
 
+MapRegistry::Stamps MapRegistry::stampsOf(const QString& path, const QStringList& included)
+{
+    Stamps out{stampOf(path), {}};
+    const QDir base = QFileInfo(path).absoluteDir();
+    for (const QString& file : included) {
+        const QString absolute = base.absoluteFilePath(file);
+        if (absolute != path) out.included.emplace_back(absolute, stampOf(absolute));
+    }
+    return out;
+}
+
 std::optional<QString> MapRegistry::addMapFile(const QString& path)
 {
     const QString name = nameForPath(path);
@@ -68,13 +80,15 @@ std::optional<QString> MapRegistry::addMapFile(const QString& path)
     const FileStamp stamp = stampOf(absolute);
     const LoadResult loaded = loadServedMap(absolute);
     if (!loaded.ok()) return diagnosticsText(loaded);
+    Stamps stamps = stampsOf(absolute, loaded.map->includedFiles);
+    stamps.main = stamp;  // as it was before reading: an edit during the load is seen next time
 
     std::lock_guard lock(m_mutex);
     if (m_maps.count(name))
         return QStringLiteral("%1: a map named '%2' is already served; give the mapfiles different names").arg(path, name);
     Entry entry;
     entry.current = std::make_shared<const ServedMap>(ServedMap{name, absolute, loaded.map, WmsService(loaded.map), 1});
-    entry.stamp = stamp;
+    entry.stamps = std::move(stamps);
     entry.status.name = name;
     entry.status.path = absolute;
     m_maps.emplace(name, std::move(entry));
@@ -119,13 +133,13 @@ std::optional<QString> MapRegistry::replaceMap(const QString& name, MapDefPtr ma
     LoadResult checked;
     checked.diagnostics = checkDataRoots(*map);
     if (hasErrors(checked.diagnostics)) return diagnosticsText(checked);
-    const FileStamp stamp = stampOf(old->path);
+    Stamps stamps = stampsOf(old->path, map->includedFiles);
     auto next = std::make_shared<ServedMap>(ServedMap{name, old->path, map, WmsService(map), 0});
     std::lock_guard lock(m_mutex);
     Entry& entry = m_maps.at(name);
     next->generation = entry.current->generation + 1;  // a reload may have come in between
     entry.current = std::move(next);
-    entry.stamp = stamp;
+    entry.stamps = std::move(stamps);
     entry.status.generation = entry.current->generation;
     entry.status.reloads++;
     entry.status.lastError.clear();
@@ -134,30 +148,35 @@ std::optional<QString> MapRegistry::replaceMap(const QString& name, MapDefPtr ma
 
 void MapRegistry::checkForChanges()
 {
-    QList<std::pair<QString, FileStamp>> changed;
+    QList<std::pair<QString, Stamps>> changed;
     {
         std::lock_guard lock(m_mutex);
         for (const auto& [name, entry] : m_maps) {
-            const FileStamp now = stampOf(entry.current->path);
-            if (!(now == entry.stamp)) changed.append({name, now});
+            Stamps now{stampOf(entry.current->path), {}};
+            for (const auto& [file, stamp] : entry.stamps.included) now.included.emplace_back(file, stampOf(file));
+            if (!(now == entry.stamps)) changed.append({name, std::move(now)});
         }
     }
     // Parsing happens outside the lock: requests keep finding the old version.
-    for (const auto& [name, stamp] : changed) reload(name, stamp);
+    for (const auto& [name, stamps] : changed) reload(name, stamps);
 }
 
-void MapRegistry::reload(const QString& name, const FileStamp& stamp)
+void MapRegistry::reload(const QString& name, const Stamps& stamps)
 {
     ServedMapPtr old = find(name);
     if (!old) return;
-    const LoadResult loaded = stamp.size < 0 ? LoadResult{} : loadServedMap(old->path);
+    const bool gone = stamps.main.size < 0;
+    const LoadResult loaded = gone ? LoadResult{} : loadServedMap(old->path);
     std::lock_guard lock(m_mutex);
     Entry& entry = m_maps.at(name);
-    entry.stamp = stamp;  // a broken version is reported once, not every second
+    // A broken version is reported once, not every second; a good one may
+    // read other files than before.
+    entry.stamps = loaded.ok() ? stampsOf(old->path, loaded.map->includedFiles) : stamps;
+    if (loaded.ok()) entry.stamps.main = stamps.main;
     if (!loaded.ok()) {
         entry.status.reloadFailures++;
-        entry.status.lastError = stamp.size < 0 ? QStringLiteral("%1: the mapfile is gone").arg(old->path)
-                                                : diagnosticsText(loaded);
+        entry.status.lastError = gone ? QStringLiteral("%1: the mapfile is gone").arg(old->path)
+                                      : diagnosticsText(loaded);
         qWarning("maptune server: map '%s' not reloaded, still serving version %d:\n%s", qPrintable(name),
                  old->generation, qPrintable(entry.status.lastError));
         return;

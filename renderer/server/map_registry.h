@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 namespace maptune {
 
@@ -83,13 +84,21 @@ private:
         std::uint64_t inode = 0;
         bool operator==(const FileStamp&) const = default;
     };
+    // The mapfile's stamp and those of every file it read (INCLUDE,
+    // SYMBOLSET, FONTSET): an edit to any of them is an edit to the map.
+    struct Stamps {
+        FileStamp main;
+        std::vector<std::pair<QString, FileStamp>> included;
+        bool operator==(const Stamps&) const = default;
+    };
     struct Entry {
         ServedMapPtr current;
-        FileStamp stamp;
+        Stamps stamps;
         MapStatus status;
     };
     static FileStamp stampOf(const QString& path);
-    void reload(const QString& name, const FileStamp& stamp);
+    static Stamps stampsOf(const QString& path, const QStringList& included);
+    void reload(const QString& name, const Stamps& stamps);
 
     mutable std::mutex m_mutex;
     std::map<QString, Entry> m_maps;

@@ -116,6 +116,7 @@ private Q_SLOTS:
     void timeLimitCancels();
     void gracefulStop();
     void hotReload();
+    void hotReloadFollowsIncludes();
     void duplicateAndBrokenMaps();
 };
 
@@ -337,6 +338,33 @@ void TestServer::timeLimitCancels()
     QVERIFY2(res->body.find("time limit") != std::string::npos, res->body.substr(0, 300).c_str());
     QVERIFY(res->body.find("ServiceException") != std::string::npos);
     QVERIFY(f.client().Get("/metrics")->body.find("maptune_time_limit_exceeded_total 1") != std::string::npos);
+}
+
+// An edit to a file the map INCLUDEs is an edit to the map.
+void TestServer::hotReloadFollowsIncludes()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("inc.map"));
+    const QString include = dir.filePath(QStringLiteral("title.inc"));
+    const QByteArray original = fileText(kWorld);
+    const QByteArray titleLine = "\"wms_title\" \"Server test world\"";
+    QVERIFY(original.contains(titleLine));
+    writeText(include, titleLine + "\n");
+    writeText(path, QByteArray(original).replace(titleLine, "INCLUDE \"title.inc\""));
+    Fixture f({path});
+    f.registry.startWatching(50);
+    auto capabilities = [&f] { return QByteArray::fromStdString(f.client().Get("/inc?SERVICE=WMS&REQUEST=GetCapabilities")->body); };
+    QVERIFY(capabilities().contains("Server test world"));
+
+    writeText(include, "\"wms_title\" \"Title from the include\"\n");
+    QTRY_VERIFY_WITH_TIMEOUT(capabilities().contains("Title from the include"), 5000);
+    QCOMPARE(f.registry.find(QStringLiteral("inc"))->generation, 2);
+
+    // A broken include keeps the last good version and names the include.
+    writeText(include, "\"wms_title\" \"unterminated\n");
+    QTRY_VERIFY_WITH_TIMEOUT(!f.registry.status().first().lastError.isEmpty(), 5000);
+    QVERIFY2(f.registry.status().first().lastError.contains(QStringLiteral("title.inc:")), qPrintable(f.registry.status().first().lastError));
+    QVERIFY(capabilities().contains("Title from the include"));
 }
 
 void TestServer::gracefulStop()
