@@ -41,6 +41,33 @@ LayerDef polygonLayer(const QString& name, const QString& wkt, Color fill, Layer
     return l;
 }
 
+// A LINE layer "roads" of WKT features with one class of `styles`.
+LayerDef lineLayer(const QStringList& wkts, const QList<StyleDef>& styles)
+{
+    LayerDef l;
+    l.name = "roads";
+    l.type = LayerType::Line;
+    l.status = LayerStatus::Default;
+    for (const QString& wkt : wkts) {
+        InlineFeatureDef f;
+        f.wkt = wkt;
+        l.features << f;
+    }
+    ClassDef c;
+    c.styles = styles;
+    l.classes << c;
+    return l;
+}
+
+// A style of `color` and `width` pixels.
+StyleDef lineStyle(Color color, double width)
+{
+    StyleDef s;
+    s.color = color;
+    s.width = width;
+    return s;
+}
+
 QRgb pixel(const RenderResult& r, int x, int y) { return r.image.pixel(x, y); }
 
 }  // namespace
@@ -103,23 +130,8 @@ private Q_SLOTS:
         // Two crossing roads with a wide black casing and a thin yellow fill:
         // drawn in passes, the crossing is yellow (no casing over the fill).
         auto m = baseMap();
-        LayerDef l;
-        l.name = "roads";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef a, b;
-        a.wkt = "LINESTRING(0 50, 100 50)";
-        b.wkt = "LINESTRING(50 0, 50 100)";
-        l.features = {a, b};
-        ClassDef c;
-        StyleDef casing, fill;
-        casing.color = Color::rgb(0, 0, 0);
-        casing.width = 9;
-        fill.color = Color::rgb(255, 255, 0);
-        fill.width = 5;
-        c.styles = {casing, fill};
-        l.classes << c;
-        m->layers << l;
+        m->layers << lineLayer({"LINESTRING(0 50, 100 50)", "LINESTRING(50 0, 50 100)"},
+                               {lineStyle(Color::rgb(0, 0, 0), 9), lineStyle(Color::rgb(255, 255, 0), 5)});
         const RenderResult r = MapRenderer(m).render({});
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 0));   // the crossing
@@ -133,26 +145,14 @@ private Q_SLOTS:
         // two row bands on two threads when it runs alone; with a second
         // render counted as running it draws on one thread. Same pixels.
         auto m = baseMap();
-        LayerDef l;
-        l.name = "roads";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
+        QStringList wkts;
         for (int i = 0; i < 300; ++i) {
-            InlineFeatureDef f;
             const double y0 = (i * 37) % 100, y1 = (i * 53) % 100;
-            f.wkt = QStringLiteral("LINESTRING(-5 %1, 40 %2, 105 %3)").arg(y0).arg((y0 + y1) / 2 + 3).arg(y1);
-            l.features << f;
+            wkts << QStringLiteral("LINESTRING(-5 %1, 40 %2, 105 %3)").arg(y0).arg((y0 + y1) / 2 + 3).arg(y1);
         }
-        ClassDef c;
-        StyleDef casing, fill;
-        casing.color = Color::rgb(90, 30, 30);
-        casing.width = 4.5;
-        fill.color = Color::rgb(250, 200, 120);
-        fill.width = 2.5;
+        StyleDef fill = lineStyle(Color::rgb(250, 200, 120), 2.5);
         fill.pattern = {6, 2};
-        c.styles = {casing, fill};
-        l.classes << c;
-        m->layers << l;
+        m->layers << lineLayer(wkts, {lineStyle(Color::rgb(90, 30, 30), 4.5), fill});
         const RenderResult banded = MapRenderer(m).render({});
         QVERIFY2(banded.ok(), qPrintable(banded.error));
         RenderResult single;
