@@ -3,6 +3,7 @@
 #include "data/inline_feature_source.h"
 #include "data/ogr_feature_source.h"
 #include "data/postgis/postgis_feature_source.h"
+#include "data/shapefile/shapefile_feature_source.h"
 #include "mapfile/processing.h"
 
 #include <QDir>
@@ -37,7 +38,13 @@ std::unique_ptr<FeatureSource> openFeatureSource(const MapDef& map, const LayerD
         if (!QFileInfo::exists(path) && QFileInfo::exists(path + QLatin1String(".shp")))
             path += QLatin1String(".shp");
         const ProcessingOptions opts(layer.processing);
-        src = OgrFeatureSource::open(path, {}, opts.value(QStringLiteral("NATIVE_FILTER"), {}), &err);
+        const QString nativeFilter = opts.value(QStringLiteral("NATIVE_FILTER"), {});
+        auto ogr = OgrFeatureSource::open(path, {}, nativeFilter, &err);
+        // An OGR SQL filter needs OGR's reading; otherwise our own is faster.
+        if (ogr && nativeFilter.isEmpty() && path.endsWith(QLatin1String(".shp"), Qt::CaseInsensitive))
+            src = ShapefileFeatureSource::wrap(path, std::move(ogr));
+        else
+            src = std::move(ogr);
     } else if (layer.connectionType == ConnectionType::PostGIS) {
         src = PostgisFeatureSource::open(layer, &err);
     } else {

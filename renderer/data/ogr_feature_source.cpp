@@ -189,6 +189,11 @@ std::optional<Crs> OgrFeatureSource::nativeCrs() const
     return crs;
 }
 
+QString OgrFeatureSource::layerMetadata(const char* key, const char* domain) const
+{
+    return QString::fromUtf8(GDALGetMetadataItem(m_layer, key, domain));
+}
+
 std::optional<Rect> OgrFeatureSource::extent() const
 {
     OGREnvelope e;

@@ -23,6 +23,8 @@ public:
     std::optional<Crs> nativeCrs() const override;
     std::optional<Rect> extent() const override;
     std::unique_ptr<FeatureCursor> query(const FeatureQuery& q, QString* error) override;
+    // A layer metadata item, e.g. ("SOURCE_ENCODING", "SHAPEFILE").
+    QString layerMetadata(const char* key, const char* domain) const;
 
 private:
     OgrFeatureSource() = default;

@@ -1,0 +1,172 @@
+#include "data/shapefile/shapefile_feature_source.h"
+
+#include "data/shapefile/dbf_file.h"
+#include "data/shapefile/qix_index.h"
+#include "data/shapefile/shp_file.h"
+
+#include <cpl_string.h>
+
+#include <QFileInfo>
+#include <QHash>
+
+namespace maptune {
+
+struct ShapefileFiles {
+    std::unique_ptr<ShpFile> shp;
+    std::unique_ptr<DbfFile> dbf;  // null without a .dbf
+    std::optional<QixIndex> qix;
+};
+
+namespace {
+
+// Open files per thread (descriptors and read buffers are not shared),
+// bounded like OGR's dataset cache.
+struct FilesCache {
+    QHash<QString, std::shared_ptr<ShapefileFiles>> open;
+    QList<QString> order;
+
+    std::shared_ptr<ShapefileFiles> get(const QString& shpPath)
+    {
+        if (auto it = open.constFind(shpPath); it != open.constEnd()) return *it;
+        auto files = std::make_shared<ShapefileFiles>();
+        files->shp = ShpFile::open(shpPath, nullptr);
+        if (!files->shp) return nullptr;
+        const QString dbf = ShpFile::sibling(shpPath, "dbf");
+        if (QFileInfo::exists(dbf)) {
+            files->dbf = DbfFile::open(dbf, nullptr);
+            if (!files->dbf) return nullptr;
+        }
+        files->qix = QixIndex::load(ShpFile::sibling(shpPath, "qix"));
+        if (order.size() >= 64) open.remove(order.takeFirst());
+        open.insert(shpPath, files);
+        order << shpPath;
+        return files;
+    }
+};
+
+FilesCache& threadCache()
+{
+    thread_local FilesCache cache;
+    return cache;
+}
+
+QString decode(QByteArrayView bytes, const QByteArray& encoding)
+{
+    if (encoding.isEmpty()) return QString::fromUtf8(bytes);
+    if (encoding == "ISO-8859-1") return QString::fromLatin1(bytes);
+    bool ascii = true;
+    for (char c : bytes) ascii = ascii && uchar(c) < 0x80;
+    if (ascii) return QString::fromLatin1(bytes);
+    char* utf8 = CPLRecode(bytes.toByteArray().constData(), encoding.constData(), CPL_ENC_UTF8);
+    QString s = QString::fromUtf8(utf8);
+    CPLFree(utf8);
+    return s;
+}
+
+class ShapefileCursor : public FeatureCursor {
+public:
+    ShapefileCursor(std::shared_ptr<ShapefileFiles> files, QStringList names, std::vector<int> fieldIndexes,
+                    std::vector<int> ids, bool useIds, QByteArray encoding, const FeatureQuery& q)
+        : m_files(std::move(files)), m_names(std::move(names)), m_fieldIndexes(std::move(fieldIndexes)),
+          m_ids(std::move(ids)), m_useIds(useIds), m_encoding(std::move(encoding)), m_query(q)
+    {
+    }
+    const QStringList& fields() const override { return m_names; }
+    QString error() const override { return m_error; }
+
+    bool next(Feature& f) override
+    {
+        if (!m_error.isEmpty() || (m_query.maxFeatures >= 0 && m_count >= m_query.maxFeatures)) return false;
+        ShpFile& shp = *m_files->shp;
+        DbfFile* dbf = m_files->dbf.get();
+        for (;;) {
+            int index;
+            if (m_useIds) {
+                if (m_pos >= m_ids.size()) return false;
+                index = m_ids[m_pos++];
+            } else {
+                if (m_pos >= size_t(shp.recordCount())) return false;
+                index = int(m_pos++);
+            }
+            if ((m_pos & 255) == 0 && m_query.cancel.isCancelled()) return false;
+            // OGR hides records the .dbf marks deleted; so do we.
+            const unsigned char* record = dbf ? dbf->record(index) : nullptr;
+            if (dbf && !record) {
+                m_error = QStringLiteral("reading features failed: the .dbf has no record %1 (cut short?)").arg(index);
+                return false;
+            }
+            if (record && DbfFile::isDeleted(record)) continue;
+            QString err;
+            const ShpFile::Read r = shp.read(index, m_query.bbox, f.geometry, &err);
+            if (r == ShpFile::Read::Skip) continue;
+            if (r == ShpFile::Read::Error) {
+                m_error = QStringLiteral("reading features failed: %1").arg(err);
+                return false;
+            }
+            f.id = index;
+            f.values.resize(qsizetype(m_fieldIndexes.size()));
+            for (size_t i = 0; i < m_fieldIndexes.size(); ++i) {
+                const int fi = m_fieldIndexes[i];
+                f.values[qsizetype(i)] =
+                    fi >= 0 && record ? decode(DbfFile::value(record, dbf->fields()[size_t(fi)]), m_encoding) : QString();
+            }
+            ++m_count;
+            return true;
+        }
+    }
+
+private:
+    std::shared_ptr<ShapefileFiles> m_files;
+    QStringList m_names;
+    std::vector<int> m_fieldIndexes;
+    std::vector<int> m_ids;
+    bool m_useIds;
+    QByteArray m_encoding;
+    FeatureQuery m_query;
+    size_t m_pos = 0;
+    int m_count = 0;
+    QString m_error;
+};
+
+}  // namespace
+
+ShapefileFeatureSource::~ShapefileFeatureSource() = default;
+
+std::unique_ptr<FeatureSource> ShapefileFeatureSource::wrap(const QString& shpPath,
+                                                            std::unique_ptr<OgrFeatureSource> ogr)
+{
+    auto files = threadCache().get(shpPath);
+    const int type = files ? files->shp->shapeType() : 31;
+    const bool readable = type == 0 || (type <= 28 && (type % 10 == 1 || type % 10 == 3 || type % 10 == 5 || type % 10 == 8));
+    const int dbfFields = files && files->dbf ? int(files->dbf->fields().size()) : 0;
+    if (!files || !readable || dbfFields != ogr->fields().size()) return ogr;
+    QByteArray encoding = ogr->layerMetadata("SOURCE_ENCODING", "SHAPEFILE").toUpper().toLatin1();
+    if (encoding == "UTF-8" || encoding == "UTF8") encoding.clear();
+    auto src = std::unique_ptr<ShapefileFeatureSource>(new ShapefileFeatureSource);
+    src->m_ogr = std::move(ogr);
+    src->m_files = std::move(files);
+    src->m_encoding = encoding;
+    return src;
+}
+
+std::unique_ptr<FeatureCursor> ShapefileFeatureSource::query(const FeatureQuery& q, QString* error)
+{
+    const QStringList all = m_ogr->fields();
+    const QStringList names = q.attributes.contains(QStringLiteral("*")) ? all : q.attributes;
+    std::vector<int> indexes;
+    for (const QString& name : names) {
+        int idx = -1;
+        for (qsizetype i = 0; i < all.size() && idx < 0; ++i)
+            if (all[i].compare(name, Qt::CaseInsensitive) == 0) idx = int(i);
+        indexes.push_back(idx);
+    }
+    m_files->shp->forgetBuffers();
+    if (m_files->dbf) m_files->dbf->forgetBuffer();
+    std::vector<int> ids;
+    const bool useIds = q.bbox.isValid() && m_files->qix
+                        && m_files->qix->search(q.bbox, m_files->shp->recordCount(), ids);
+    Q_UNUSED(error);
+    return std::make_unique<ShapefileCursor>(m_files, names, std::move(indexes), std::move(ids), useIds, m_encoding, q);
+}
+
+}  // namespace maptune
