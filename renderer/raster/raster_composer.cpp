@@ -135,6 +135,8 @@ struct Planes {
     size_t pixels = 0;
     // 8-bit LUTs of the R, G, B planes not applied yet: paintRgb applies
     // them while it composes, instead of another pass over the planes.
+    // Only without SIMD LUTs: with them a separate pass is nearly free and
+    // keeps three lookups out of the compose loop.
     std::array<std::shared_ptr<const Lut>, 3> rgbLut;
     uint8_t* plane(int i) { return bytes.data() + size_t(i) * pixels; }
 };
@@ -194,7 +196,7 @@ bool loadUnscaled(const RasterSource& src, const RasterWindow& w, const BandChoi
         }
         const auto lut = Lut::cached(*def, i + 1, wide ? 65535 : 255, error);
         if (!lut) return false;
-        if (!wide && bc.rgb && i < 3) {
+        if (!wide && bc.rgb && i < 3 && !Lut::hasSimdApply()) {
             out.rgbLut[size_t(i)] = lut;
             continue;
         }

@@ -7,11 +7,13 @@
 #include "mapfile/processing.h"
 #include "raster/dataset_cache.h"
 #include "raster/lut.h"
+#include "raster/lut_kernels.h"
 #include "raster/raster_layer_renderer.h"
 
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -116,6 +118,8 @@ private Q_SLOTS:
     void fileNoDataIsTransparent();
     void noDataOffAndOverride();
     void offsiteRgb();
+    void rgbLutBeforeOffsiteAndNoData_data();
+    void rgbLutBeforeOffsiteAndNoData();
     void bandsReorder();
     void scaleMinMax();
     void scaleThenLut();
@@ -383,6 +387,74 @@ void TestRaster::offsiteRgb()
     const QImage img = renderLayer(map, l, edgesView({0, 0, 2, 1}, 2, 1), qRgb(0, 255, 0));
     QCOMPARE(img.pixel(0, 0), qRgb(0, 255, 0));
     QCOMPARE(img.pixel(1, 0), qRgb(1, 2, 3));
+}
+
+namespace {
+
+// The piecewise ramps of LUT "100:30,160:128,210:200" (implicit 0:0 and 255:255).
+int rampLut(int v)
+{
+    if (v <= 100) return ramp(v, 0, 0, 100, 30);
+    if (v <= 160) return ramp(v, 100, 30, 160, 128);
+    if (v <= 210) return ramp(v, 160, 128, 210, 200);
+    return ramp(v, 210, 200, 255, 255);
+}
+
+}  // namespace
+
+void TestRaster::rgbLutBeforeOffsiteAndNoData_data()
+{
+    QTest::addColumn<bool>("simd");
+    QTest::newRow("simd-lut-pass") << true;
+    QTest::newRow("lut-fused-in-compose") << false;
+}
+
+// OFFSITE and NODATA compare with the values after the LUT, whether the LUT
+// runs as its own (SIMD) pass or inside the compose loop. 100x3 pixels: the
+// SIMD pass takes 64-byte steps and a tail.
+void TestRaster::rgbLutBeforeOffsiteAndNoData()
+{
+    QFETCH(bool, simd);
+    lut_kernels::setVbmiEnabled(simd);
+    const auto restore = qScopeGuard([] { lut_kernels::setVbmiEnabled(true); });
+    QCOMPARE(Lut::hasSimdApply(), simd && lut_kernels::vbmiAvailable());
+
+    const int w = 100, h = 3, n = w * h;
+    std::vector<double> r(n), g(n), b(n);
+    for (int k = 0; k < n; ++k) r[k] = (k * 7) % 256, g[k] = (k * 13 + 5) % 256, b[k] = 255 - k % 256;
+    QTemporaryDir dir;
+    const QString rgb = makeTiff(dir.path(), QStringLiteral("rgb.tif"), w, h, GDT_Byte, {r, g, b});
+    MapDef map;
+    const MapView view = edgesView({0, 0, double(w), double(h)}, w, h);
+    const QRgb bg = qRgb(0, 255, 0);
+
+    // LUT_1 as above, LUT_2 "128:196" ramps to 196 then to 255, LUT_3 inverts.
+    const auto lut2 = [](int v) { return v <= 128 ? ramp(v, 0, 0, 128, 196) : ramp(v, 128, 196, 255, 255); };
+    const auto lut3 = [](int v) { return ramp(v, 0, 255, 255, 0); };
+    const auto after = [&](int k) { return qRgb(rampLut(int(r[k])), lut2(int(g[k])), lut3(int(b[k]))); };
+    LayerDef l = rasterLayer(rgb, {QStringLiteral("LUT_1=100:30,160:128,210:200"), QStringLiteral("LUT_2=128:196"),
+                                   QStringLiteral("LUT_3=0:255,255:0")});
+    const QRgb off = after(10);
+    l.offsite = Color::rgb(qRed(off), qGreen(off), qBlue(off));
+    QImage img = renderLayer(map, l, view, bg);
+    QCOMPARE(img.size(), QSize(w, h));
+    for (int k = 0; k < n; ++k)
+        QCOMPARE(img.pixel(k % w, k / w), after(k) == off ? bg : after(k));
+    QCOMPARE(img.pixel(10, 0), bg);
+
+    // Grey in all three bands, one LUT: NODATA=30 drops input 100 (LUT 30),
+    // not input 30 (LUT 9).
+    std::vector<double> grey(n);
+    for (int k = 0; k < n; ++k) grey[k] = k % 256;
+    const QString greyPath = makeTiff(dir.path(), QStringLiteral("grey3.tif"), w, h, GDT_Byte, {grey, grey, grey});
+    img = renderLayer(map, rasterLayer(greyPath, {QStringLiteral("LUT=100:30,160:128,210:200"), QStringLiteral("NODATA=30")}),
+                      view, bg);
+    for (int k = 0; k < n; ++k) {
+        const int v = rampLut(k % 256);
+        QCOMPARE(img.pixel(k % w, k / w), v == 30 ? bg : qRgb(v, v, v));
+    }
+    QCOMPARE(img.pixel(0, 1), bg);  // input 100
+    QCOMPARE(img.pixel(30, 0), qRgb(9, 9, 9));
 }
 
 void TestRaster::bandsReorder()
