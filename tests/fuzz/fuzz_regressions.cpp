@@ -24,7 +24,8 @@ struct Target {
 
 const Target kTargets[] = {
     {"mapfile", maptune::fuzz::mapfile}, {"expr", maptune::fuzz::expr}, {"wms_request", maptune::fuzz::wmsRequest},
-    {"lut", maptune::fuzz::lut},         {"wkb", maptune::fuzz::wkb},
+    {"lut", maptune::fuzz::lut},         {"wkb", maptune::fuzz::wkb},         {"qix", maptune::fuzz::qix},
+    {"shp", maptune::fuzz::shp},
 };
 
 std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir)

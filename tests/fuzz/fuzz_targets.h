@@ -17,6 +17,8 @@ int expr(const uint8_t* data, size_t size);        // Expression::compile/bind/e
 int wmsRequest(const uint8_t* data, size_t size);  // WmsRequest::fromQueryString, loadGetMapParams
 int lut(const uint8_t* data, size_t size);         // Lut point lists and GIMP curves
 int wkb(const uint8_t* data, size_t size);         // decodeWkb and the point queries on its result
+int qix(const uint8_t* data, size_t size);         // QixIndex::fromBytes and search
+int shp(const uint8_t* data, size_t size);         // ShpFile over an in-memory .shx + .shp
 
 // Aborts (so libFuzzer reports the input) when an invariant does not hold.
 void check(bool condition, const char* what);

@@ -49,9 +49,14 @@ QString ShpFile::sibling(const QString& shpPath, const char* extension)
 
 std::unique_ptr<ShpFile> ShpFile::open(const QString& shpPath, QString* error)
 {
+    return open(shpPath, sibling(shpPath, "shx"), error);
+}
+
+std::unique_ptr<ShpFile> ShpFile::open(const QString& shpPath, const QString& shxPath, QString* error)
+{
     auto f = std::unique_ptr<ShpFile>(new ShpFile);
     f->m_path = shpPath;
-    if (!f->m_shp.open(shpPath, error) || !f->m_shx.open(sibling(shpPath, "shx"), error)) return nullptr;
+    if (!f->m_shp.open(shpPath, error) || !f->m_shx.open(shxPath, error)) return nullptr;
     const unsigned char* shp = f->m_shp.read(0, kHeader);
     const unsigned char* shx = f->m_shx.read(0, kHeader);
     if (!shp || !shx || readBe32(shp) != 9994 || readBe32(shx) != 9994) {

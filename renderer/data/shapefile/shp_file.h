@@ -14,6 +14,7 @@ class ShpFile {
 public:
     // Opens path.shp and its .shx (same base name, either case of extension).
     static std::unique_ptr<ShpFile> open(const QString& shpPath, QString* error);
+    static std::unique_ptr<ShpFile> open(const QString& shpPath, const QString& shxPath, QString* error);
 
     // The file next to `shpPath` with another extension ("dbf"), in lower
     // case if it exists, else upper case.
