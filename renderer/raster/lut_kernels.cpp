@@ -1,6 +1,8 @@
 #include "raster/lut_kernels.h"
 
 #include <atomic>
+#include <cstdlib>
+#include <string_view>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -10,7 +12,14 @@
 namespace maptune::lut_kernels {
 
 namespace {
-std::atomic<bool> g_vbmiEnabled{true};
+// Off unless MAPTUNE_LUT_SIMD=1. Alone the kernel is 13x the scalar loop, but
+// in the server a separate in-place pass made a LUT cost 2-4 % of the CPU per
+// request against 0-1 % for the lookups fused into compose (docs/PERFORMANCE.md),
+// so compose's fused lookups stay the default.
+std::atomic<bool> g_vbmiEnabled{[] {
+    const char* v = std::getenv("MAPTUNE_LUT_SIMD");
+    return v && std::string_view(v) == "1";
+}()};
 }  // namespace
 
 void applyScalar(const uint8_t* table, const uint8_t* in, uint8_t* out, size_t count)
@@ -76,6 +85,8 @@ bool vbmiAvailable() { return false; }
 #endif
 
 bool vbmiInUse() { return vbmiAvailable() && g_vbmiEnabled.load(std::memory_order_relaxed); }
+
+bool vbmiEnabled() { return g_vbmiEnabled.load(std::memory_order_relaxed); }
 
 void setVbmiEnabled(bool enabled) { g_vbmiEnabled.store(enabled, std::memory_order_relaxed); }
 

@@ -16,9 +16,11 @@ void applyVbmi(const uint8_t* table, const uint8_t* in, uint8_t* out, size_t cou
 
 // This CPU and OS run applyVbmi (AVX-512 F, BW and VBMI).
 bool vbmiAvailable();
-// vbmiAvailable() unless a test turned the fast form off with setVbmiEnabled(false).
+// vbmiAvailable() and enabled: by MAPTUNE_LUT_SIMD=1 (off by default, see
+// lut_kernels.cpp for the measurement) or by setVbmiEnabled(true).
 bool vbmiInUse();
-// Test hook: lets a VBMI machine exercise the callers' portable paths too.
+bool vbmiEnabled();
+// Test hook: lets a VBMI machine exercise both the SIMD and portable paths.
 void setVbmiEnabled(bool enabled);
 
 }  // namespace maptune::lut_kernels

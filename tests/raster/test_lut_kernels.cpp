@@ -49,12 +49,16 @@ class TestLutKernels : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void cleanup() { lut_kernels::setVbmiEnabled(true); }
+    void init() { m_vbmiBefore = lut_kernels::vbmiEnabled(); }
+    void cleanup() { lut_kernels::setVbmiEnabled(m_vbmiBefore); }
 
     void kernels_data();
     void kernels();
     void everyIndexThroughEveryLane();
     void lutApplyUsesTheTable();
+
+private:
+    bool m_vbmiBefore = false;
 };
 
 void TestLutKernels::kernels_data()

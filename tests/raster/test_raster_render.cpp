@@ -195,8 +195,9 @@ void TestRasterRender::rgbLutBeforeOffsiteAndNoData_data()
 void TestRasterRender::rgbLutBeforeOffsiteAndNoData()
 {
     QFETCH(bool, simd);
+    const bool before = lut_kernels::vbmiEnabled();
     lut_kernels::setVbmiEnabled(simd);
-    const auto restore = qScopeGuard([] { lut_kernels::setVbmiEnabled(true); });
+    const auto restore = qScopeGuard([before] { lut_kernels::setVbmiEnabled(before); });
     QCOMPARE(Lut::hasSimdApply(), simd && lut_kernels::vbmiAvailable());
 
     const int w = 100, h = 3, n = w * h;
