@@ -1,12 +1,13 @@
 #include "data/ogr_feature_source.h"
 
+#include "data/open_file_cache.h"
+
 #include <gdal.h>
 #include <ogr_api.h>
 #include <cpl_conv.h>
 #include <cpl_error.h>
 #include <ogr_srs_api.h>
 
-#include <QHash>
 
 #include <vector>
 
@@ -14,36 +15,19 @@ namespace maptune {
 
 namespace {
 
-// Per-thread cache of open vector datasets; bounded so that a server with many
-// maps does not run out of file descriptors.
-struct DatasetCache {
-    QHash<QString, GDALDatasetH> open;
-    QList<QString> order;
-    ~DatasetCache()
-    {
-        for (GDALDatasetH h : open) GDALClose(h);
-    }
-    GDALDatasetH get(const QString& path, QString* error)
-    {
-        if (auto it = open.constFind(path); it != open.constEnd()) return *it;
-        GDALDatasetH h = GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY,
-                                    nullptr, nullptr, nullptr);
-        if (!h) {
-            if (error) *error = QStringLiteral("cannot open '%1': %2").arg(path, QString::fromUtf8(CPLGetLastErrorMsg()));
-            return nullptr;
-        }
-        if (order.size() >= 64) {
-            GDALClose(open.take(order.takeFirst()));
-        }
-        open.insert(path, h);
-        order << path;
-        return h;
-    }
-};
-DatasetCache& threadCache()
+void closeDataset(GDALDatasetH& h) { GDALClose(h); }
+
+GDALDatasetH openDataset(const QString& path, QString* error)
 {
-    thread_local DatasetCache cache;
-    return cache;
+    thread_local OpenFileCache<GDALDatasetH, closeDataset> cache;
+    if (const auto h = cache.find(path)) return *h;
+    GDALDatasetH h = GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr);
+    if (!h) {
+        if (error) *error = QStringLiteral("cannot open '%1': %2").arg(path, QString::fromUtf8(CPLGetLastErrorMsg()));
+        return nullptr;
+    }
+    cache.insert(path, h);
+    return h;
 }
 
 void appendPoints(OGRGeometryH g, Geometry& out, Geometry::Type type)
@@ -146,7 +130,7 @@ private:
 std::unique_ptr<OgrFeatureSource> OgrFeatureSource::open(const QString& path, const QString& layerSpec,
                                                          const QString& nativeFilter, QString* error)
 {
-    GDALDatasetH ds = threadCache().get(path, error);
+    GDALDatasetH ds = openDataset(path, error);
     if (!ds) return nullptr;
     auto src = std::unique_ptr<OgrFeatureSource>(new OgrFeatureSource);
     src->m_dataset = ds;

@@ -1,5 +1,6 @@
 #include "data/shapefile/shapefile_feature_source.h"
 
+#include "data/open_file_cache.h"
 #include "data/shapefile/dbf_file.h"
 #include "data/shapefile/qix_index.h"
 #include "data/shapefile/shp_file.h"
@@ -7,7 +8,6 @@
 #include <cpl_string.h>
 
 #include <QFileInfo>
-#include <QHash>
 
 namespace maptune {
 
@@ -19,35 +19,22 @@ struct ShapefileFiles {
 
 namespace {
 
-// Open files per thread (descriptors and read buffers are not shared),
-// bounded like OGR's dataset cache.
-struct FilesCache {
-    QHash<QString, std::shared_ptr<ShapefileFiles>> open;
-    QList<QString> order;
-
-    std::shared_ptr<ShapefileFiles> get(const QString& shpPath)
-    {
-        if (auto it = open.constFind(shpPath); it != open.constEnd()) return *it;
-        auto files = std::make_shared<ShapefileFiles>();
-        files->shp = ShpFile::open(shpPath, nullptr);
-        if (!files->shp) return nullptr;
-        const QString dbf = ShpFile::sibling(shpPath, "dbf");
-        if (QFileInfo::exists(dbf)) {
-            files->dbf = DbfFile::open(dbf, nullptr);
-            if (!files->dbf) return nullptr;
-        }
-        files->qix = QixIndex::load(ShpFile::sibling(shpPath, "qix"));
-        if (order.size() >= 64) open.remove(order.takeFirst());
-        open.insert(shpPath, files);
-        order << shpPath;
-        return files;
-    }
-};
-
-FilesCache& threadCache()
+// Descriptors and read buffers are per thread.
+std::shared_ptr<ShapefileFiles> openFiles(const QString& shpPath)
 {
-    thread_local FilesCache cache;
-    return cache;
+    thread_local OpenFileCache<std::shared_ptr<ShapefileFiles>> cache;
+    if (const auto files = cache.find(shpPath)) return *files;
+    auto files = std::make_shared<ShapefileFiles>();
+    files->shp = ShpFile::open(shpPath, nullptr);
+    if (!files->shp) return nullptr;
+    const QString dbf = ShpFile::sibling(shpPath, "dbf");
+    if (QFileInfo::exists(dbf)) {
+        files->dbf = DbfFile::open(dbf, nullptr);
+        if (!files->dbf) return nullptr;
+    }
+    files->qix = QixIndex::load(ShpFile::sibling(shpPath, "qix"));
+    cache.insert(shpPath, files);
+    return files;
 }
 
 QString decode(QByteArrayView bytes, const QByteArray& encoding)
@@ -135,7 +122,7 @@ ShapefileFeatureSource::~ShapefileFeatureSource() = default;
 std::unique_ptr<FeatureSource> ShapefileFeatureSource::wrap(const QString& shpPath,
                                                             std::unique_ptr<OgrFeatureSource> ogr)
 {
-    auto files = threadCache().get(shpPath);
+    auto files = openFiles(shpPath);
     const int type = files ? files->shp->shapeType() : 31;
     const bool readable = type == 0 || (type <= 28 && (type % 10 == 1 || type % 10 == 3 || type % 10 == 5 || type % 10 == 8));
     const int dbfFields = files && files->dbf ? int(files->dbf->fields().size()) : 0;
