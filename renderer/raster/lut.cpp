@@ -1,7 +1,6 @@
 #include "raster/lut.h"
 
 #include "mapfile/processing.h"
-#include "raster/lut_kernels.h"
 
 #include <QDir>
 #include <QFile>
@@ -194,19 +193,10 @@ std::shared_ptr<const Lut> Lut::cached(const QByteArray& text, int colorIndex, i
     return lut;
 }
 
-bool Lut::hasSimdApply()
-{
-    return lut_kernels::vbmiInUse();
-}
-
 void Lut::apply(const uint8_t* in, uint8_t* out, size_t count) const
 {
-    // The SIMD form reads 256 entries whatever the input; every table built
-    // here has at least that many.
-    if (m_table.size() >= 256 && lut_kernels::vbmiInUse())
-        lut_kernels::applyVbmi(m_table.data(), in, out, count);
-    else
-        lut_kernels::applyScalar(m_table.data(), in, out, count);
+    const uint8_t* t = m_table.data();
+    for (size_t i = 0; i < count; ++i) out[i] = t[in[i]];
 }
 
 void Lut::apply(const uint16_t* in, uint8_t* out, size_t count) const

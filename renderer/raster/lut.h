@@ -47,10 +47,6 @@ public:
 
     // out[i] = table[in[i]]; in and out may alias for the 8-bit form.
     void apply(const uint8_t* in, uint8_t* out, size_t count) const;
-    // True when the 8-bit apply runs with SIMD table lookups (AVX-512 VBMI,
-    // opt-in with MAPTUNE_LUT_SIMD=1): the composer then applies RGB LUTs in
-    // a pass of their own instead of fusing the lookups into compose.
-    static bool hasSimdApply();
     void apply(const uint16_t* in, uint8_t* out, size_t count) const;
 
 private:

@@ -134,9 +134,8 @@ struct Planes {
     std::vector<uint8_t> noData; // empty or pixels
     size_t pixels = 0;
     // 8-bit LUTs of the R, G, B planes not applied yet: paintRgb applies
-    // them while it composes, instead of another pass over the planes.
-    // Unless SIMD LUTs are switched on (Lut::hasSimdApply): measured in the
-    // server, fused lookups cost less than any separate pass.
+    // them while it composes. Measured in the server, the fused lookups cost
+    // less than any separate pass, even an AVX-512 one (docs/PERFORMANCE.md).
     std::array<std::shared_ptr<const Lut>, 3> rgbLut;
     uint8_t* plane(int i) { return bytes.data() + size_t(i) * pixels; }
 };
@@ -196,7 +195,7 @@ bool loadUnscaled(const RasterSource& src, const RasterWindow& w, const BandChoi
         }
         const auto lut = Lut::cached(*def, i + 1, wide ? 65535 : 255, error);
         if (!lut) return false;
-        if (!wide && bc.rgb && i < 3 && !Lut::hasSimdApply()) {
+        if (!wide && bc.rgb && i < 3) {
             out.rgbLut[size_t(i)] = lut;
             continue;
         }

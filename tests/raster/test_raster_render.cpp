@@ -7,7 +7,6 @@
 #include "geo/map_view.h"
 #include "raster/dataset_cache.h"
 #include "raster/lut.h"
-#include "raster/lut_kernels.h"
 #include "raster/raster_layer_renderer.h"
 #include "raster_test_support.h"
 
@@ -80,7 +79,6 @@ private Q_SLOTS:
     void fileNoDataIsTransparent();
     void noDataOffAndOverride();
     void offsiteRgb();
-    void rgbLutBeforeOffsiteAndNoData_data();
     void rgbLutBeforeOffsiteAndNoData();
     void bandsReorder();
     void scaleMinMax();
@@ -182,24 +180,10 @@ int rampLut(int v)
 
 }  // namespace
 
-void TestRasterRender::rgbLutBeforeOffsiteAndNoData_data()
-{
-    QTest::addColumn<bool>("simd");
-    QTest::newRow("simd-lut-pass") << true;
-    QTest::newRow("lut-fused-in-compose") << false;
-}
-
-// OFFSITE and NODATA compare with the values after the LUT, whether the LUT
-// runs as its own (SIMD) pass or inside the compose loop. 100x3 pixels: the
-// SIMD pass takes 64-byte steps and a tail.
+// OFFSITE and NODATA compare with the values after the LUT, which is applied
+// inside the compose loop.
 void TestRasterRender::rgbLutBeforeOffsiteAndNoData()
 {
-    QFETCH(bool, simd);
-    const bool before = lut_kernels::vbmiEnabled();
-    lut_kernels::setVbmiEnabled(simd);
-    const auto restore = qScopeGuard([before] { lut_kernels::setVbmiEnabled(before); });
-    QCOMPARE(Lut::hasSimdApply(), simd && lut_kernels::vbmiAvailable());
-
     const int w = 100, h = 3, n = w * h;
     std::vector<double> r(n), g(n), b(n);
     for (int k = 0; k < n; ++k) r[k] = (k * 7) % 256, g[k] = (k * 13 + 5) % 256, b[k] = 255 - k % 256;
