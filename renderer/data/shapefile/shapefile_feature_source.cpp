@@ -123,10 +123,8 @@ std::unique_ptr<FeatureSource> ShapefileFeatureSource::wrap(const QString& shpPa
                                                             std::unique_ptr<OgrFeatureSource> ogr)
 {
     auto files = openFiles(shpPath);
-    const int type = files ? files->shp->shapeType() : 31;
-    const bool readable = type == 0 || (type <= 28 && (type % 10 == 1 || type % 10 == 3 || type % 10 == 5 || type % 10 == 8));
     const int dbfFields = files && files->dbf ? int(files->dbf->fields().size()) : 0;
-    if (!files || !readable || dbfFields != ogr->fields().size()) return ogr;
+    if (!files || !ShpFile::readsFileType(files->shp->shapeType()) || dbfFields != ogr->fields().size()) return ogr;
     QByteArray encoding = ogr->layerMetadata("SOURCE_ENCODING", "SHAPEFILE").toUpper().toLatin1();
     if (encoding == "UTF-8" || encoding == "UTF8") encoding.clear();
     auto src = std::unique_ptr<ShapefileFeatureSource>(new ShapefileFeatureSource);

@@ -19,6 +19,7 @@ bool overlaps(const Rect& filter, double minx, double miny, double maxx, double 
 
 Geometry::Type geometryType(int shapeType)
 {
+    if (shapeType <= 0 || shapeType > 28) return Geometry::Type::None;  // null, multipatch, junk
     switch (shapeType % 10) {
     case 1:
     case 8: return Geometry::Type::Point;
@@ -39,6 +40,11 @@ void copyPoints(const unsigned char* p, int count, Geometry& out)
 }
 
 }  // namespace
+
+bool ShpFile::readsFileType(int shapeType)
+{
+    return shapeType == 0 || geometryType(shapeType) != Geometry::Type::None;
+}
 
 QString ShpFile::sibling(const QString& shpPath, const char* extension)
 {
@@ -110,7 +116,7 @@ ShpFile::Read ShpFile::read(int index, const Rect& filter, Geometry& out, QStrin
     const int type = readLe32(p);
     if (type == 0) return Read::Skip;
     const Geometry::Type gtype = geometryType(type);
-    if (gtype == Geometry::Type::None || type > 28) return damaged();
+    if (gtype == Geometry::Type::None) return damaged();
     out.clear();
     out.type = gtype;
     if (type % 10 == 1) {  // point

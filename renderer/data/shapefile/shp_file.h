@@ -23,6 +23,8 @@ public:
     int recordCount() const { return m_records; }
     // The file's shape type (1 point, 3 arc, 5 polygon, 8 multipoint, +10 Z, +20 M).
     int shapeType() const { return m_shapeType; }
+    // Whether read() decodes files of this type (not multipatch, 31).
+    static bool readsFileType(int shapeType);
 
     enum class Read { Feature, Skip, Error };
     // Record `index` (0-based) into `out` when its bounds meet `filter`
