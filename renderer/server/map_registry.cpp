@@ -59,9 +59,9 @@ MapRegistry::FileStamp MapRegistry::stampOf(const QString& path)
             std::uint64_t(st.st_ino)};
 }
 
-MapRegistry::Stamps MapRegistry::stampsOf(const QString& path, const QStringList& included)
+MapRegistry::Stamps MapRegistry::stampsOf(const FileStamp& main, const QString& path, const QStringList& included)
 {
-    Stamps out{stampOf(path), {}};
+    Stamps out{main, {}};
     const QDir base = QFileInfo(path).absoluteDir();
     for (const QString& file : included) {
         const QString absolute = base.absoluteFilePath(file);
@@ -80,8 +80,8 @@ std::optional<QString> MapRegistry::addMapFile(const QString& path)
     const FileStamp stamp = stampOf(absolute);
     const LoadResult loaded = loadServedMap(absolute);
     if (!loaded.ok()) return diagnosticsText(loaded);
-    Stamps stamps = stampsOf(absolute, loaded.map->includedFiles);
-    stamps.main = stamp;  // as it was before reading: an edit during the load is seen next time
+    // The mapfile's stamp as it was before reading: an edit during the load is seen next time.
+    Stamps stamps = stampsOf(stamp, absolute, loaded.map->includedFiles);
 
     std::lock_guard lock(m_mutex);
     if (m_maps.count(name))
@@ -133,7 +133,7 @@ std::optional<QString> MapRegistry::replaceMap(const QString& name, MapDefPtr ma
     LoadResult checked;
     checked.diagnostics = checkDataRoots(*map);
     if (hasErrors(checked.diagnostics)) return diagnosticsText(checked);
-    Stamps stamps = stampsOf(old->path, map->includedFiles);
+    Stamps stamps = stampsOf(stampOf(old->path), old->path, map->includedFiles);
     auto next = std::make_shared<ServedMap>(ServedMap{name, old->path, map, WmsService(map), 0});
     std::lock_guard lock(m_mutex);
     Entry& entry = m_maps.at(name);
@@ -171,8 +171,7 @@ void MapRegistry::reload(const QString& name, const Stamps& stamps)
     Entry& entry = m_maps.at(name);
     // A broken version is reported once, not every second; a good one may
     // read other files than before.
-    entry.stamps = loaded.ok() ? stampsOf(old->path, loaded.map->includedFiles) : stamps;
-    if (loaded.ok()) entry.stamps.main = stamps.main;
+    entry.stamps = loaded.ok() ? stampsOf(stamps.main, old->path, loaded.map->includedFiles) : stamps;
     if (!loaded.ok()) {
         entry.status.reloadFailures++;
         entry.status.lastError = gone ? QStringLiteral("%1: the mapfile is gone").arg(old->path)

@@ -97,7 +97,8 @@ private:
         MapStatus status;
     };
     static FileStamp stampOf(const QString& path);
-    static Stamps stampsOf(const QString& path, const QStringList& included);
+    // `main` for the mapfile at `path`, fresh stamps for the files it read.
+    static Stamps stampsOf(const FileStamp& main, const QString& path, const QStringList& included);
     void reload(const QString& name, const Stamps& stamps);
 
     mutable std::mutex m_mutex;
