@@ -2,9 +2,9 @@
 
 #include "atomic_write.h"
 
+#include "mapfile/map_formatter.h"
 #include "mapfile/map_loader.h"
 #include "mapfile/map_validator.h"
-#include "mapfile/map_writer.h"
 
 #include <QDir>
 #include <QFile>
@@ -158,12 +158,12 @@ bool MapDocument::compileNow()
 
 QString MapDocument::formatted(QString* error) const
 {
-    const LoadResult loaded = parseMapText(m_text.toPlainText().toUtf8(), m_path);
-    if (!loaded.map || hasErrors(loaded.diagnostics)) {
+    const FormatResult result = formatMapText(m_text.toPlainText().toUtf8(), m_path);
+    if (!result.ok()) {
         if (error) *error = tr("the mapfile has errors: fix them before formatting");
         return {};
     }
-    return writeMapFile(*loaded.map);
+    return result.text;
 }
 
 }  // namespace maptune

@@ -1,9 +1,11 @@
 #include "cli/cli_commands.h"
 
 #include "data/postgis/postgis_layer_checks.h"
+#include "mapfile/map_formatter.h"
 #include "mapfile/map_loader.h"
 #include "mapfile/map_validator.h"
-#include "mapfile/map_writer.h"
+
+#include <QFile>
 
 #include <cstdio>
 
@@ -24,10 +26,15 @@ int runCheck(const QString& mapfile)
 
 int runFormat(const QString& mapfile)
 {
-    LoadResult loaded = loadMapFile(mapfile);
-    for (const Diagnostic& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", qPrintable(d.toString()));
-    if (!loaded.ok()) return 1;
-    return writeOutput(QStringLiteral("-"), writeMapFile(*loaded.map).toUtf8()) ? 0 : 1;
+    QFile file(mapfile);
+    if (!file.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "%s: error: cannot open mapfile: %s\n", qPrintable(mapfile), qPrintable(file.errorString()));
+        return 1;
+    }
+    const FormatResult formatted = formatMapText(file.readAll(), mapfile);
+    for (const Diagnostic& d : formatted.diagnostics) std::fprintf(stderr, "%s\n", qPrintable(d.toString()));
+    if (!formatted.ok()) return 1;
+    return writeOutput(QStringLiteral("-"), formatted.text.toUtf8()) ? 0 : 1;
 }
 
 }  // namespace maptune::cli

@@ -92,6 +92,7 @@ QString Token::raw() const
     case Kind::Logical: return QLatin1Char('(') + text + QLatin1Char(')');
     case Kind::List: return QLatin1Char('{') + text + QLatin1Char('}');
     case Kind::Time: return QLatin1Char('`') + text + QLatin1Char('`');
+    case Kind::Comment: return text;
     }
     return {};
 }
@@ -107,6 +108,7 @@ QString Token::describe() const
     case Kind::Logical: return QStringLiteral("expression %1").arg(raw().left(40));
     case Kind::List: return QStringLiteral("list %1").arg(raw().left(40));
     case Kind::Time: return QStringLiteral("time %1").arg(raw());
+    case Kind::Comment: return QStringLiteral("comment");
     }
     return {};
 }
@@ -148,7 +150,7 @@ Token MapLexer::lex()
             m_stack.pop_back();
             continue;
         }
-        if (t.isWord("INCLUDE")) {
+        if (!m_sourceOnly && t.isWord("INCLUDE")) {
             pushInclude(t);
             continue;
         }
@@ -186,7 +188,23 @@ void MapLexer::pushInclude(const Token& includeKw)
     m_stack.push_back(std::make_unique<Source>(f.readAll(), resolved));
 }
 
+std::vector<Token> MapLexer::scanSourceTokens(const QByteArray& text, const QString& file, Diagnostics& diags)
+{
+    MapLexer lexer(text, file, QString(), diags);
+    lexer.m_sourceOnly = true;
+    std::vector<Token> tokens;
+    for (Token t = lexer.next(); t.kind != Token::Kind::Eof; t = lexer.next()) tokens.push_back(std::move(t));
+    return tokens;
+}
+
 Token MapLexer::lexIn(Source& s)
+{
+    Token t = lexToken(s);
+    t.length = int(s.p - s.data.constData()) - t.offset;
+    return t;
+}
+
+Token MapLexer::lexToken(Source& s)
 {
     const char*& p = s.p;
     const char* end = s.end;
@@ -195,14 +213,47 @@ Token MapLexer::lexIn(Source& s)
             if (*p == '\n') s.newline(p);
             ++p;
         }
+        if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+            // MapServer's multi-line comment: /* ... */
+            const SourcePos where = s.at(p);
+            const char* from = p;
+            p += 2;
+            while (p + 1 < end && !(p[0] == '*' && p[1] == '/')) {
+                if (*p == '\n') s.newline(p);
+                ++p;
+            }
+            if (p + 1 >= end) {
+                error(where, QStringLiteral("unterminated comment (missing */)"));
+                p = end;
+            } else {
+                p += 2;
+            }
+            if (!m_sourceOnly) continue;
+            Token comment;
+            comment.kind = Token::Kind::Comment;
+            comment.pos = where;
+            comment.offset = int(from - s.data.constData());
+            comment.text = QString::fromUtf8(from, p - from);
+            return comment;
+        }
         if (p < end && *p == '#') {
+            const char* from = p;
             while (p < end && *p != '\n') ++p;
-            continue;
+            if (!m_sourceOnly) continue;
+            Token comment;
+            comment.kind = Token::Kind::Comment;
+            comment.pos = s.at(from);
+            comment.offset = int(from - s.data.constData());
+            const char* to = p;
+            while (to > from && (to[-1] == '\r' || to[-1] == ' ' || to[-1] == '\t')) --to;
+            comment.text = QString::fromUtf8(from, to - from);
+            return comment;
         }
         break;
     }
     Token t;
     t.pos = s.at(p);
+    t.offset = int(p - s.data.constData());
     if (p == end) return t;
 
     const char* start = p;

@@ -25,11 +25,14 @@ struct Token {
         Logical,  // ( ... ) kept verbatim without the outer parentheses
         List,     // { ... } without the braces
         Time,     // `...` without the backticks
+        Comment,  // # to the end of the line, or /* ... */ (only from scanSourceTokens)
     };
     Kind kind = Kind::Eof;
     QString text;
     bool caseInsensitive = false;
     SourcePos pos;
+    int offset = -1;  // bytes into its source text, and how many it spans
+    int length = 0;
 
     bool isWord(const char* upper) const;  // a Word equal to upper, case-insensitively
     QString upper() const { return text.toUpper(); }
@@ -50,10 +53,15 @@ public:
     const Token& peek();
     const QStringList& includedFiles() const { return m_included; }
 
+    // Every token of one text as written, comments included and INCLUDE left
+    // as a word: what a formatter needs to keep everything the author wrote.
+    static std::vector<Token> scanSourceTokens(const QByteArray& text, const QString& file, Diagnostics& diags);
+
 private:
     struct Source;
     Token lex();
     Token lexIn(Source& s);
+    Token lexToken(Source& s);
     void pushInclude(const Token& includeKw);
     void error(const SourcePos& pos, const QString& message);
 
@@ -62,6 +70,7 @@ private:
     Diagnostics& m_diags;
     QStringList m_included;
     std::optional<Token> m_peeked;
+    bool m_sourceOnly = false;  // scanSourceTokens: comments kept, no INCLUDE
 };
 
 // "text" with backslashes and double quotes escaped, as the lexer reads it back.

@@ -66,12 +66,13 @@ void loadFontSet(MapDef& map, const QString& baseDir, const SourcePos& where, Di
     }
 }
 
-LoadResult parse(const QByteArray& text, const QString& displayPath)
+LoadResult parse(const QByteArray& text, const QString& displayPath, TokenRoles* roles = nullptr)
 {
     LoadResult result;
     const QString baseDir = displayPath.isEmpty() ? QStringLiteral(".") : QFileInfo(displayPath).path();
     MapLexer lexer(text, displayPath, baseDir, result.diagnostics);
     MapParser parser(lexer, result.diagnostics);
+    parser.setRoles(roles);
     result.map = parser.parseMap();
     if (!result.map) return result;
     MapDef& map = *result.map;
@@ -99,6 +100,11 @@ LoadResult loadMapFile(const QString& path)
 LoadResult parseMapText(const QByteArray& text, const QString& virtualPath)
 {
     return parse(text, virtualPath);
+}
+
+LoadResult parseMapText(const QByteArray& text, const QString& virtualPath, TokenRoles* roles)
+{
+    return parse(text, virtualPath, roles);
 }
 
 }  // namespace maptune

@@ -26,4 +26,8 @@ LoadResult loadMapFile(const QString& path);
 // and is the base for relative INCLUDE/SYMBOLSET/FONTSET paths; may be empty.
 LoadResult parseMapText(const QByteArray& text, const QString& virtualPath);
 
+class TokenRoles;
+// The same, also recording what the parser read each token of the text as.
+LoadResult parseMapText(const QByteArray& text, const QString& virtualPath, TokenRoles* roles);
+
 }  // namespace maptune

@@ -164,7 +164,10 @@ QString MapParser::readWord(const Token& kw, const std::vector<const char*>& all
     }
     const Token v = next();
     const QString upper = v.upper();
-    if ((v.kind == Token::Kind::Word || v.kind == Token::Kind::String) && names.contains(upper)) return upper;
+    if ((v.kind == Token::Kind::Word || v.kind == Token::Kind::String) && names.contains(upper)) {
+        if (v.kind == Token::Kind::Word) mark(v, TokenRole::EnumValue);
+        return upper;
+    }
     const QString suggestion = suggestKeyword(upper, names);
     error(v.pos, QStringLiteral("bad value %1 for %2 (expected %3)")
                      .arg(v.describe(), kw.upper(),
@@ -291,6 +294,7 @@ Rect MapParser::readExtent(const Token& kw)
 
 void MapParser::readKeyValues(const Token& kw, KeyValues& into)
 {
+    mark(kw, TokenRole::BlockOpen);
     for (;;) {
         const Token key = next();
         if (key.kind == Token::Kind::Eof) {
@@ -315,6 +319,7 @@ void MapParser::readKeyValues(const Token& kw, KeyValues& into)
 
 QStringList MapParser::readStringBlock(const Token& kw)
 {
+    mark(kw, TokenRole::BlockOpen);
     QStringList out;
     for (;;) {
         const Token t = next();
@@ -333,6 +338,7 @@ QStringList MapParser::readStringBlock(const Token& kw)
 
 QList<double> MapParser::readNumberList(const Token& kw, std::optional<SourcePos>* end)
 {
+    mark(kw, TokenRole::BlockOpen);
     QList<double> values;
     for (;;) {
         const Token& t = peek();
@@ -380,6 +386,7 @@ ExtraProperty MapParser::readExtra(const Token& kw, int arity)
         }
         return extra;
     }
+    mark(kw, TokenRole::BlockOpen);
     int depth = 0;
     for (;;) {
         const Token t = next();
@@ -389,8 +396,10 @@ ExtraProperty MapParser::readExtra(const Token& kw, int arity)
             break;
         }
         extra.args << t.raw();
+        const bool opens = t.kind == Token::Kind::Word && opensRawBlock(t.upper());
+        mark(t, opens ? TokenRole::VerbatimBlockOpen : TokenRole::Verbatim);
         if (t.isWord("END") && depth-- == 0) break;
-        if (t.kind == Token::Kind::Word && opensRawBlock(t.upper())) ++depth;
+        if (opens) ++depth;
     }
     return extra;
 }

@@ -7,6 +7,7 @@
 
 #include "mapfile/map_def.h"
 #include "mapfile/map_lexer.h"
+#include "mapfile/token_roles.h"
 
 #include <QHash>
 
@@ -33,6 +34,13 @@ public:
     std::shared_ptr<MapDef> parseMap();
     // Reads "SYMBOLSET SYMBOL ... END ... END" (the SYMBOLSET wrapper is optional).
     QList<SymbolDef> parseSymbolSet();
+
+    // Records what each token was read as (for the formatter); optional.
+    void setRoles(TokenRoles* roles) { m_roles = roles; }
+    void mark(const Token& t, TokenRole role)
+    {
+        if (m_roles) m_roles->mark(t, role);
+    }
 
     // Where SYMBOLSET and FONTSET were given, for errors found when loading them.
     SourcePos symbolSetPos, fontSetPos;
@@ -94,6 +102,7 @@ private:
     // Keyword sets of the blocks being read, innermost last.
     QList<std::function<bool(const QString&)>> m_blockKeywords;
     bool m_eofReported = false;
+    TokenRoles* m_roles = nullptr;
 };
 
 // Keywords of the main blocks, to tell where a misplaced keyword belongs.
@@ -188,6 +197,7 @@ template <typename T>
 void MapParser::parseBlock(const Token& opener, const char* blockName, const KeywordTable<T>& table, T& target)
 {
     m_blockKeywords.append([&table](const QString& k) { return table.contains(k); });
+    mark(opener, TokenRole::BlockOpen);
     for (;;) {
         const Token t = m_lex.next();
         if (t.kind == Token::Kind::Eof) {
@@ -204,8 +214,10 @@ void MapParser::parseBlock(const Token& opener, const char* blockName, const Key
         const QString upper = t.upper();
         if (upper == QLatin1String("END")) break;
         const auto it = table.constFind(upper);
-        if (it != table.constEnd())
+        if (it != table.constEnd()) {
+            mark(t, TokenRole::Keyword);
             it->handle(*this, target, t);
+        }
         else
             unknownKeyword(t, upper, blockName, table, target);
     }

@@ -95,6 +95,12 @@ const KeywordTable<QList<SymbolDef>>& symbolSetTable()
                                         list.append(std::move(s));
                                     },
                                     true}},
+        // An INCLUDEd symbol file keeps its own SYMBOLSET ... END wrapper
+        // inside the outer one; MapServer reads it as a nested set.
+        {QStringLiteral("SYMBOLSET"), {[](MapParser& p, QList<SymbolDef>& list, const Token& k) {
+                                           p.parseBlock(k, "SYMBOLSET", symbolSetTable(), list);
+                                       },
+                                       true}},
     };
     return table;
 }

@@ -4,6 +4,7 @@
 #include "mapfile/map_loader.h"
 #include "mapfile/map_validator.h"
 #include "mapfile/map_writer.h"
+#include "mapfile_corpus.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -59,8 +60,6 @@ const StyleDef& S(const MapDef& m, int layer = 0, int cls = 0, int style = 0)
 }
 const LabelDef& Lb(const MapDef& m) { return m.layers.at(0).classes.at(0).labels.at(0); }
 
-QString conformanceDir() { return QDir::cleanPath(QStringLiteral(MAPTUNE_SOURCE_DIR "/../shared/conformance/msautotest")); }
-
 }  // namespace
 
 class TestMapfile : public QObject {
@@ -75,6 +74,7 @@ private Q_SLOTS:
     void includeErrorNamesIncludedFile();
     void includeDepthLimit();
     void symbolSetAndFontSet();
+    void nestedSymbolSets();
     void canonicalText();
     void roundTrip_data();
     void roundTrip();
@@ -102,6 +102,8 @@ void TestMapfile::accept_data()
                 .arg(m.height);
         },
         "m|-1 -2.5 300 4|10x20");
+    row("block comments", "NAME 'm' /* a comment\n over lines, with END and \"quotes */ SIZE 1 2 # END",
+        [](const MapDef& m) { return QStringLiteral("%1|%2x%3").arg(m.name).arg(m.width).arg(m.height); }, "m|1x2");
     row("keywords case-insensitive", "map Name \"x\" units dd Status off end",
         [](const MapDef& m) { return m.name + m.units + QString::number(int(m.status)); }, "xDD0");
     row("single-quoted escapes", R"(NAME 'it\'s')", [](const MapDef& m) { return m.name; }, "it's");
@@ -417,6 +419,23 @@ void TestMapfile::symbolSetAndFontSet()
     QCOMPARE(text.count(QStringLiteral("\n  SYMBOL\n")), 1);
 }
 
+// A SYMBOLSET file may INCLUDE symbol files that keep their own SYMBOLSET
+// wrapper (msautotest misc/nested_symbolset): every symbol is read.
+void TestMapfile::nestedSymbolSets()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeFile(dir.filePath("empty.sym"), "SYMBOLSET\nEND\n"));
+    QVERIFY(writeFile(dir.filePath("one.sym"), "SYMBOLSET SYMBOL NAME 'dot' TYPE ELLIPSE POINTS 1 1 END END END\n"));
+    QVERIFY(writeFile(dir.filePath("root.sym"), "SYMBOLSET\n  INCLUDE 'empty.sym'\n  INCLUDE 'one.sym'\n"
+                                                "  SYMBOL NAME 'own' TYPE VECTOR POINTS 0 0 1 1 END END\nEND\n"));
+    QVERIFY(writeFile(dir.filePath("m.map"), "MAP SYMBOLSET 'root.sym' END\n"));
+    const LoadResult r = loadMapFile(dir.filePath("m.map"));
+    QVERIFY2(r.ok(), qPrintable(joined(r.diagnostics)));
+    QCOMPARE(r.map->symbols.size(), 2);
+    QVERIFY(r.map->symbol(QStringLiteral("dot")));
+    QVERIFY(r.map->symbol(QStringLiteral("own")));
+}
+
 void TestMapfile::canonicalText()
 {
     const QByteArray in = "map name 'x' size 10 20 imagecolor 255 255 255 # default, so not written\n"
@@ -449,20 +468,7 @@ void TestMapfile::canonicalText()
 
 void TestMapfile::roundTrip_data()
 {
-    QTest::addColumn<QString>("path");
-    QDirIterator own(QStringLiteral(MAPTUNE_TEST_DATA "/mapfile"), {QStringLiteral("*.map")}, QDir::Files);
-    while (own.hasNext()) {
-        const QString p = own.next();
-        QTest::newRow(qPrintable("own/" + QFileInfo(p).fileName())) << p;
-    }
-    // MapServer's own regression mapfiles, when this checkout has them (CI does).
-    const QDir conformance(conformanceDir());
-    if (!conformance.exists()) return;
-    for (const char* sub : {"gdal", "misc", "query", "renderers", "wxs"}) {
-        const QDir d(conformance.filePath(QLatin1String(sub)));
-        for (const QString& f : d.entryList({QStringLiteral("*.map")}, QDir::Files, QDir::Name))
-            QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(QLatin1String(sub), f))) << d.filePath(f);
-    }
+    addMapfileCorpusRows();
 }
 
 void TestMapfile::roundTrip()
