@@ -6,7 +6,9 @@
 // fails: it never skips.
 
 #include "data/postgis/pg_connection_pool.h"
+#include "data/postgis/pg_conninfo.h"
 #include "postgis_test_support.h"
+#include "render/map_renderer.h"
 
 #include <QElapsedTimer>
 #include <QMutex>
@@ -46,6 +48,9 @@ private Q_SLOTS:
     void errorsAreClearAndLeakNothing();
     void statementTimeout();
     void loadNeverExceedsPoolSize();
+    void poolKeyKeepsCredentials_data();
+    void poolKeyKeepsCredentials();
+    void credentialsAreNeverShared();
     void recoversAfterServerRestart();
 
 private:
@@ -225,6 +230,81 @@ void TestPostgisPool::loadNeverExceedsPoolSize()
           s.connects, s.waits, maxServer);
     pool.setMaxPerKey(oldMax);
     pool.setAcquireTimeoutMs(oldTimeout);
+}
+
+void TestPostgisPool::poolKeyKeepsCredentials_data()
+{
+    QTest::addColumn<QString>("a");
+    QTest::addColumn<QString>("b");
+    QTest::addColumn<bool>("same");
+    QTest::newRow("password case") << "host=h user=u password=Secret" << "host=h user=u password=secret" << false;
+    QTest::newRow("user case") << "host=h user=Bob" << "host=h user=bob" << false;
+    QTest::newRow("uri password case") << "postgresql://u:Secret@h/db" << "postgresql://u:secret@h/db" << false;
+    QTest::newRow("spacing") << "host=h  user=u   dbname=d" << " host=h user=u dbname=d " << true;
+    QTest::newRow("order") << "user=u host=h" << "host=h user=u" << true;
+    QTest::newRow("quoting") << "host=h password='a b'" << "host=h password = 'a b'" << true;
+    QTest::newRow("uri and key=value") << "postgresql://u@h:5432/d" << "host=h port=5432 user=u dbname=d" << true;
+    QTest::newRow("unparsable strings stay apart") << "host='h" << "host='H" << false;
+}
+
+void TestPostgisPool::poolKeyKeepsCredentials()
+{
+    QFETCH(QString, a);
+    QFETCH(QString, b);
+    QFETCH(bool, same);
+    QCOMPARE(pgConnInfoKey(a) == pgConnInfoKey(b), same);
+}
+
+// The security bug this pins down: the pool used to key on the lower-cased
+// string, so a mapfile with the wrong-case password was served on a
+// connection another mapfile had authenticated. A role that must log in with
+// a scram-sha-256 password (pg-test-cluster's pg_hba.conf) proves it for real.
+void TestPostgisPool::credentialsAreNeverShared()
+{
+    QVERIFY(exec(m_admin, "SET password_encryption = 'scram-sha-256'"));
+    QVERIFY(exec(m_admin, "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'maptune_scram') "
+                          "THEN EXECUTE 'DROP OWNED BY maptune_scram'; END IF; END $$"));
+    QVERIFY(exec(m_admin, "DROP ROLE IF EXISTS maptune_scram"));
+    QVERIFY(exec(m_admin, "CREATE ROLE maptune_scram LOGIN PASSWORD 'Right-Pw-42'"));
+    QVERIFY(exec(m_admin, "GRANT SELECT ON roads TO maptune_scram"));
+
+    auto layer = [](const QString& name, const QString& password) {
+        LayerDef l = pgLayer(QStringLiteral("geom from roads using srid=4326"));
+        l.name = name;
+        l.connection = QStringLiteral("host=%1 port=%2 dbname=maptune_test user=maptune_scram password=%3 application_name=creds")
+                           .arg(pgHost(), pgPort(), password);
+        ClassDef c;
+        StyleDef s;
+        s.color = Color::rgb(0, 0, 255);
+        c.styles << s;
+        l.classes << c;
+        return l;
+    };
+    const LayerDef right = layer(QStringLiteral("right"), QStringLiteral("Right-Pw-42"));
+    const LayerDef wrong = layer(QStringLiteral("wrong"), QStringLiteral("right-pw-42"));
+    auto m = std::make_shared<MapDef>();
+    m->width = 50;
+    m->height = 50;
+    m->extent = {-0.5, -0.5, 2.5, 2.5};
+    m->layers << right << wrong;
+
+    // Twice: the second time a connection authenticated as "right" sits idle.
+    for (int round = 0; round < 2; ++round) {
+        const RenderResult r = MapRenderer(m).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.trace.layers.size(), 2);
+        QVERIFY2(r.trace.layers[0].error.isEmpty(), qPrintable(r.trace.layers[0].error));
+        QCOMPARE(r.trace.layers[0].features, qint64(2));
+        const QString error = r.trace.layers[1].error;
+        QVERIFY2(error.contains("layer 'wrong'") && error.contains("password authentication failed"), qPrintable(error));
+        QVERIFY2(!error.contains("ight-pw-42", Qt::CaseInsensitive), qPrintable(error));
+        QCOMPARE(r.trace.layers[1].features, qint64(0));
+    }
+    const PgConnectionPool& pool = PgConnectionPool::instance();
+    QCOMPARE(pool.stats(right.connection).idle, 1);
+    QCOMPARE(pool.stats(right.connection).connects, qint64(1));
+    QCOMPARE(pool.stats(wrong.connection).open, 0);
+    QCOMPARE(pool.stats(wrong.connection).reuses, qint64(0));
 }
 
 // Last: a real stop and start of the cluster.

@@ -17,7 +17,7 @@ constexpr auto kIdleProbe = std::chrono::seconds(10);
 
 QString poolKey(const QString& conninfo)
 {
-    return conninfo.trimmed().toLower();
+    return pgConnInfoKey(conninfo);
 }
 
 int envInt(const char* name, int fallback)

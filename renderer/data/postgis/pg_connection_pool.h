@@ -1,6 +1,7 @@
 #pragma once
-// One process-wide pool of libpq connections, keyed by connection string
-// (case-insensitive, as MapServer matches them), shared by every layer of
+// One process-wide pool of libpq connections, keyed by the parsed connection
+// string (pgConnInfoKey: case kept, so different credentials never share a
+// connection -- MapServer's case-insensitive match would), shared by every layer of
 // every request. Unlike MapServer's CLOSE_CONNECTION=DEFER cache it is
 // bounded: at most maxPerKey() connections per key, and a caller that finds
 // them all in use waits (timed) instead of opening one more -- so a load

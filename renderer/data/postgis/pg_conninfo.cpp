@@ -1,5 +1,7 @@
 #include "data/postgis/pg_conninfo.h"
 
+#include <libpq-fe.h>
+
 #include <QRegularExpression>
 
 namespace maptune {
@@ -17,6 +19,23 @@ QString redactPgConnInfo(const QString& conninfo)
     out.replace(uriParam, QStringLiteral("\\1***"));
     out.replace(keyValue, QStringLiteral("\\1***"));
     return out;
+}
+
+QString pgConnInfoKey(const QString& conninfo)
+{
+    char* error = nullptr;
+    PQconninfoOption* options = PQconninfoParse(conninfo.toUtf8().constData(), &error);
+    if (!options) {
+        PQfreemem(error);
+        return QStringLiteral("unparsed\n") + conninfo;
+    }
+    QString key;
+    for (const PQconninfoOption* o = options; o->keyword; ++o) {
+        if (!o->val) continue;
+        key += QString::fromUtf8(o->keyword) + QLatin1Char('=') + QString::fromUtf8(o->val) + QLatin1Char('\n');
+    }
+    PQconninfoFree(options);
+    return key;
 }
 
 }  // namespace maptune

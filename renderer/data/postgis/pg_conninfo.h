@@ -11,4 +11,12 @@ namespace maptune {
 // also "postgresql://user:secret@host/db" and "?password=secret".
 QString redactPgConnInfo(const QString& conninfo);
 
+// What identifies a connection for pooling: every setting libpq reads from
+// the string (PQconninfoParse), in libpq's order, values exactly as given --
+// user and password keep their case, so connections are never shared between
+// different credentials. Spelling and order of the string do not matter
+// ("host=a  user=b" and "user=b host=a" are one key). A string libpq cannot
+// parse is its own key. Holds the password: never print it.
+QString pgConnInfoKey(const QString& conninfo);
+
 }  // namespace maptune
