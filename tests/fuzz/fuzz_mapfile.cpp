@@ -1,8 +1,10 @@
 // The mapfile lexer + parser (parseMapText), then the validator and the writer
-// on whatever model came back: the workbench does exactly this with every edit.
+// on whatever model came back: the workbench does exactly this with every edit;
+// and the lossless formatter (its Format action): same model, idempotent.
 
 #include "fuzz_targets.h"
 
+#include "mapfile/map_formatter.h"
 #include "mapfile/map_loader.h"
 #include "mapfile/map_validator.h"
 #include "mapfile/map_writer.h"
@@ -45,6 +47,17 @@ int mapfile(const uint8_t* data, size_t size)
     if (rewritten != written)
         std::fprintf(stderr, "--- written:\n%s\n--- rewritten:\n%s\n", qPrintable(written), qPrintable(rewritten));
     check(rewritten == written, "writeMapFile is idempotent");
+
+    const QString path = QStringLiteral("/nonexistent-maptune-fuzz/fuzz.map");
+    const FormatResult formatted = formatMapText(text, path);
+    check(formatted.ok(), "text that parses formats");
+    const FormatResult twice = formatMapText(formatted.text.toUtf8(), path);
+    check(twice.ok() && twice.text == formatted.text, "formatMapText is idempotent");
+    LoadResult before = parseMapText(text, path), after = parseMapText(formatted.text.toUtf8(), path);
+    check(before.map && after.map, "formatted text parses");
+    clearPositions(*before.map);
+    clearPositions(*after.map);
+    check(*before.map == *after.map, "formatting keeps the model");
     return 0;
 }
 
