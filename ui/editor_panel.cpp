@@ -29,7 +29,7 @@ EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
 
     auto* format = new QToolButton;
     format->setText(tr("Format"));
-    format->setToolTip(tr("Rewrite the mapfile in canonical form (Ctrl+Shift+F)"));
+    format->setToolTip(tr("Tidy indentation, keyword case, quotes and spacing; comments and every value stay (Ctrl+Shift+F)"));
     connect(format, &QToolButton::clicked, this, &EditorPanel::formatText);
 
     auto* bar = new QHBoxLayout;

@@ -55,39 +55,73 @@ FormatResult formatMapText(const QByteArray& text, const QString& path)
     Diagnostics scanDiagnostics;  // the parse above already reported anything the scan could find
     const std::vector<Token> tokens = MapLexer::scanSourceTokens(text, path, scanDiagnostics);
 
-    QString out;
-    out.reserve(text.size() + text.size() / 4);
-    QString line;
-    int depth = 0;
-    int lastLine = 0;  // source line the previous token ended on
-    auto flush = [&] {
-        while (line.endsWith(QLatin1Char(' '))) line.chop(1);
-        out += line;
-        out += QLatin1Char('\n');
-        line.clear();
+    // One output line per source line that holds a token (a token spanning
+    // lines -- a string, an expression, a block comment -- stays whole).
+    struct Line {
+        int indent = 0;
+        bool blankBefore = false;
+        QStringList parts;
+        int kinds = 0;        // tokens that are not comments
+        bool simple = true;   // only single-line words and strings
+        int block = -1;       // the METADATA/VALIDATION block it sits in, else -1
     };
+    std::vector<Line> lines;
+    struct Open {
+        bool keyValues;
+        int id;
+    };
+    std::vector<Open> open;
+    int nextBlock = 0;
+    int lastLine = 0;  // source line the previous token ended on
     for (size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
         const QByteArray bytes = text.mid(t.offset, t.length);
         const bool closes = t.isWord("END");
-        const bool newLine = lastLine == 0 || t.pos.line > lastLine;
-        if (newLine) {
-            if (lastLine > 0) {
-                flush();
-                if (t.pos.line > lastLine + 1) out += QLatin1Char('\n');
-            }
-            line = QString(kIndent * std::max(0, depth - (closes ? 1 : 0)), QLatin1Char(' '));
-        } else {
-            line += QLatin1Char(' ');
+        if (lastLine == 0 || t.pos.line > lastLine) {
+            Line l;
+            l.blankBefore = lastLine > 0 && t.pos.line > lastLine + 1;
+            l.indent = kIndent * std::max(0, int(open.size()) - (closes ? 1 : 0));
+            if (!open.empty() && open.back().keyValues) l.block = open.back().id;
+            lines.push_back(std::move(l));
         }
-        line += spell(t, QString::fromUtf8(bytes), roles, i + 1 < tokens.size() ? &tokens[i + 1] : nullptr);
-        if (closes)
-            depth = std::max(0, depth - 1);
-        else if (const auto role = roles.role(t.pos); t.kind == Token::Kind::Word && role && opensBlock(*role))
-            ++depth;
+        Line& line = lines.back();
+        line.parts << spell(t, QString::fromUtf8(bytes), roles, i + 1 < tokens.size() ? &tokens[i + 1] : nullptr);
+        if (t.kind != Token::Kind::Comment) {
+            ++line.kinds;
+            line.simple = line.simple && !closes && bytes.count('\n') == 0
+                          && (t.kind == Token::Kind::String || t.kind == Token::Kind::Word);
+        }
+        if (closes) {
+            if (!open.empty()) open.pop_back();
+        } else if (const auto role = roles.role(t.pos); t.kind == Token::Kind::Word && role && opensBlock(*role)) {
+            open.push_back({t.isWord("METADATA") || t.isWord("VALIDATION"), nextBlock++});
+        }
         lastLine = t.pos.line + int(bytes.count('\n'));
     }
-    if (lastLine > 0) flush();
+
+    // "key" "value" lines of a METADATA or VALIDATION block keep their values
+    // in one column, as people write them.
+    auto isPair = [&](const Line& l) { return l.block >= 0 && l.simple && l.kinds == 2; };
+    for (size_t i = 0; i < lines.size();) {
+        size_t end = i;
+        qsizetype width = 0;
+        while (end < lines.size() && isPair(lines[end]) && lines[end].block == lines[i].block
+               && (end == i || !lines[end].blankBefore)) {
+            width = std::max(width, lines[end].parts.first().size());
+            ++end;
+        }
+        for (size_t k = i; k < end; ++k) lines[k].parts.first() = lines[k].parts.first().leftJustified(width);
+        i = end > i ? end : i + 1;
+    }
+
+    QString out;
+    out.reserve(text.size() + text.size() / 4);
+    for (const Line& l : lines) {
+        if (l.blankBefore) out += QLatin1Char('\n');
+        out += QString(l.indent, QLatin1Char(' '));
+        out += l.parts.join(QLatin1Char(' '));
+        out += QLatin1Char('\n');
+    }
     result.text = out;
     return result;
 }

@@ -122,6 +122,19 @@ void TestMapFormatter::formatsOnlyLayout_data()
                           "        end\n"
                           "      end\n"
                           "    END END END\n");
+    QTest::newRow("metadata values in a column")
+        << QByteArray("MAP WEB METADATA\n"
+                      "'wms_title' 'Roads'   # t\n"
+                      "\"ows_enable_request\"\t\"*\"\n"
+                      "\n"
+                      "'x'      'y'\n"
+                      "END END END\n")
+        << QStringLiteral("MAP WEB METADATA\n"
+                          "      \"wms_title\"          \"Roads\" # t\n"
+                          "      \"ows_enable_request\" \"*\"\n"
+                          "\n"
+                          "      \"x\" \"y\"\n"
+                          "    END END END\n");
     QTest::newRow("multi-line expression kept verbatim")
         << QByteArray("MAP LAYER NAME 'a' TYPE POLYGON\n"
                       "  CLASS\n"

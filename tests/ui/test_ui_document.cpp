@@ -26,6 +26,7 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTimer>
+#include <QToolButton>
 
 #include <csignal>
 #include <cstdio>
@@ -44,6 +45,7 @@ private Q_SLOTS:
     void saveIsAtomicRoundTrip();
     void autosaveRecovery();
     void includeFilesOpenInTabs();
+    void formatKeepsCommentsAndValues();
     void failedSaveKeepsFileAndEdits_data();
     void failedSaveKeepsFileAndEdits();
     void killedSessionIsRecovered_data();
@@ -222,6 +224,52 @@ void TestUiDocument::includeFilesOpenInTabs()
     doc.textDocument()->setPlainText("MAP\n  NAME \"main\"\n  SIZE 10 10\n  EXTENT 0 0 10 10\nEND\n");
     QVERIFY(doc.compileNow());
     QCOMPARE(panel.tabs()->count(), 1);
+}
+
+// The Format button as a user presses it: layout changes, comments and
+// explicitly written defaults stay, one undo step brings the text back, and
+// Save writes the formatted text.
+void TestUiDocument::formatKeepsCommentsAndValues()
+{
+    QTemporaryDir dir;
+    const QByteArray original = "# Roads of the demo.\n"
+                                "map\n"
+                                "name 'm'   # the name\n"
+                                "size 10 10 extent 0 0 10 10\n"
+                                "maxsize 4096\n"
+                                "\n"
+                                "layer name 'l' type point status off # hidden\n"
+                                "feature points 5 5 end end\n"
+                                "class style color 0 0 0 end end\n"
+                                "end\n"
+                                "end\n";
+    const QString path = writeFile(dir.filePath("m.map"), original);
+    MapDocument doc;
+    EditorPanel panel(&doc);
+    QString error;
+    QVERIFY2(doc.open(path, &error), qPrintable(error));
+    QToolButton* format = nullptr;
+    for (auto* b : panel.findChildren<QToolButton*>())
+        if (b->text() == QLatin1String("Format")) format = b;
+    QVERIFY(format);
+    QTest::mouseClick(format, Qt::LeftButton);
+    const QString expected = QStringLiteral("# Roads of the demo.\n"
+                                            "MAP\n"
+                                            "  NAME \"m\" # the name\n"
+                                            "  SIZE 10 10 EXTENT 0 0 10 10\n"
+                                            "  MAXSIZE 4096\n"
+                                            "\n"
+                                            "  LAYER NAME \"l\" TYPE POINT STATUS OFF # hidden\n"
+                                            "    FEATURE POINTS 5 5 END END\n"
+                                            "    CLASS STYLE COLOR 0 0 0 END END\n"
+                                            "  END\n"
+                                            "END\n");
+    QCOMPARE(doc.text(), expected);
+    doc.textDocument()->undo();
+    QCOMPARE(doc.text(), QString::fromUtf8(original));
+    doc.textDocument()->redo();
+    QVERIFY2(doc.save(&error), qPrintable(error));
+    QCOMPARE(readFile(path), expected.toUtf8());
 }
 
 void TestUiDocument::failedSaveKeepsFileAndEdits_data()
