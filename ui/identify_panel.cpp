@@ -31,13 +31,14 @@ IdentifyPanel::~IdentifyPanel()
     m_watcher.waitForFinished();
 }
 
-void IdentifyPanel::identify(MapDefPtr map, const QStringList& layers, QPointF mapPoint, double unitsPerPixel)
+void IdentifyPanel::identify(PreparedMapPtr map, const QStringList& layers, QPointF mapPoint, double unitsPerPixel,
+                             double scaleDenom)
 {
     m_cancel.cancel();  // the running query (if any) stops early and is ignored
     m_cancel = CancelToken();
     m_point = mapPoint;
     m_status->setText(tr("Identifying at %1, %2…").arg(mapPoint.x(), 0, 'f', 2).arg(mapPoint.y(), 0, 'f', 2));
-    const IdentifyQuery query(std::move(map), layers, mapPoint, unitsPerPixel);
+    const IdentifyQuery query(std::move(map), layers, mapPoint, unitsPerPixel, scaleDenom);
     const CancelToken cancel = m_cancel;
     m_watcher.setFuture(QtConcurrent::run([query, cancel] { return query.run(cancel); }));
 }

@@ -3,7 +3,7 @@
 // result as a tree, layer → feature → attribute/value. A newer click cancels
 // and supersedes the query in flight.
 
-#include "identify_query.h"
+#include "render/identify_query.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -23,7 +23,8 @@ public:
     bool isBusy() const { return m_watcher.isRunning(); }
 
 public Q_SLOTS:
-    void identify(maptune::MapDefPtr map, const QStringList& layers, QPointF mapPoint, double unitsPerPixel);
+    void identify(maptune::PreparedMapPtr map, const QStringList& layers, QPointF mapPoint, double unitsPerPixel,
+                  double scaleDenom = 0);
     void showResults(const QList<maptune::IdentifyLayerResult>& results);
     void clear();
 

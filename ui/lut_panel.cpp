@@ -1,6 +1,6 @@
 #include "lut_panel.h"
 
-#include "atomic_write.h"
+#include "io/atomic_write.h"
 #include "lut_curve_widget.h"
 #include "map_document.h"
 
@@ -29,14 +29,20 @@ constexpr int kHistogramMaxSide = 512;  // a view-sized sample is plenty for a h
 
 const QColor kBandColours[3] = {QColor(0xd0, 0x30, 0x30), QColor(0x30, 0xa0, 0x30), QColor(0x30, 0x50, 0xd0)};
 
+// The worker entry of the histogram render: one of the places exceptions are
+// caught, and said -- the histogram then stays empty.
 QImage renderWithoutLut(const MapDefPtr& map, const RenderRequest& request)
 {
     try {
         const RenderResult r = MapRenderer(map).render(request);
+        if (!r.ok()) qWarning("maptune: LUT histogram: %s", qPrintable(r.error));
         return r.ok() ? r.image : QImage();
+    } catch (const std::exception& e) {
+        qWarning("maptune: LUT histogram render failed: %s", e.what());
     } catch (...) {
-        return {};
+        qWarning("maptune: LUT histogram render failed with an unknown error");
     }
+    return {};
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include "benchmark_panel.h"
 #include "editor_panel.h"
 #include "identify_panel.h"
-#include "layer_extent.h"
 #include "layer_list_model.h"
 #include "lut_panel.h"
 #include "map_canvas.h"
@@ -166,7 +165,7 @@ void MainWindow::showLayerMenu(const QPoint& pos)
 
 void MainWindow::zoomToLayer(const QString& name)
 {
-    const MapDefPtr map = m_canvas->map();
+    const PreparedMapPtr map = m_canvas->prepared();
     if (!map || !map->layer(name)) {
         Q_EMIT layerZoomed(name, false);
         return;
@@ -176,14 +175,14 @@ void MainWindow::zoomToLayer(const QString& name)
     connect(watcher, &QFutureWatcher<Found>::finished, this, [this, watcher, name, map] {
         const Found found = watcher->result();
         watcher->deleteLater();
-        if (m_canvas->map() != map) return;  // another map since: its view is not ours to change
+        if (m_canvas->prepared() != map) return;  // another map since: its view is not ours to change
         if (found.first) m_canvas->setExtent(*found.first);
         else statusBar()->showMessage(tr("Zoom to layer: %1").arg(found.second), 8000);
         Q_EMIT layerZoomed(name, found.first.has_value());
     });
     watcher->setFuture(QtConcurrent::run([map, name] {
         QString error;
-        std::optional<Rect> extent = layerExtentInMapCrs(*map, *map->layer(name), &error);
+        std::optional<Rect> extent = map->layer(name)->extent(&error);
         return Found{extent, error};
     }));
 }
@@ -192,7 +191,8 @@ void MainWindow::identifyAt(const QPointF& mapPoint)
 {
     if (!m_canvas->map()) return;
     raiseDock(QStringLiteral("identify"));
-    m_identify->identify(m_canvas->map(), m_layerModel->identifiableLayers(), mapPoint, m_canvas->view().unitsPerPixel);
+    m_identify->identify(m_canvas->prepared(), m_layerModel->identifiableLayers(), mapPoint, m_canvas->view().unitsPerPixel,
+                         m_canvas->scaleDenominator());
 }
 
 bool MainWindow::raiseDock(const QString& name)

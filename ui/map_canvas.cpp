@@ -19,7 +19,7 @@ constexpr int kCoalesceMs = 60;      // pans and wheel steps closer than this ma
 constexpr double kWheelStep = 1.25;  // zoom factor per wheel notch
 
 // The worker entry: one of the three places where exceptions are caught.
-RenderResult renderOnWorker(const MapDefPtr& map, const RenderRequest& request, TraceSink* sink)
+RenderResult renderOnWorker(const PreparedMapPtr& map, const RenderRequest& request, TraceSink* sink)
 {
     try {
         return MapRenderer(map).render(request, sink);
@@ -57,9 +57,9 @@ void MapCanvas::setMap(MapDefPtr map, bool keepView)
 {
     const bool hadMap = m_map != nullptr;
     m_map = std::move(map);
-    m_crs = {};
-    if (m_map && m_map->projection.isSet())
-        m_crs = Crs::fromProjection(m_map->projection).value_or(Crs());
+    // Prepared once per map version; every render and identify shares it.
+    m_prepared = PreparedMap::prepare(m_map);
+    m_crs = m_prepared && m_prepared->crs() ? *m_prepared->crs() : Crs();
     m_units = m_map ? effectiveUnits(*m_map, m_crs) : QString();
     if (!keepView || !hadMap) {
         m_history.clear();
@@ -74,6 +74,7 @@ void MapCanvas::setCompareMap(MapDefPtr before)
 {
     if (before == m_compare) return;
     m_compare = std::move(before);
+    m_preparedCompare = PreparedMap::prepare(m_compare);
     m_compareImage = {};
     update();
     if (m_compare) scheduleRender();
@@ -198,8 +199,8 @@ void MapCanvas::startRender()
     m_inFlight = request.cancel;
     m_renderExtent = *request.bbox;
     m_wall.start();
-    const MapDefPtr map = m_map;  // a snapshot: edits never touch a running job
-    const MapDefPtr before = m_compare;
+    const PreparedMapPtr map = m_prepared;  // a snapshot: edits never touch a running job
+    const PreparedMapPtr before = m_preparedCompare;
     TraceSink* sink = m_sink;
     m_watcher.setFuture(QtConcurrent::run([map, before, request, sink] {
         Job job{renderOnWorker(map, request, sink), {}};

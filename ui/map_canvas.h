@@ -10,6 +10,7 @@
 
 #include "geo/crs.h"
 #include "mapfile/map_def.h"
+#include "render/prepared_map.h"
 #include "render/render_request.h"
 
 #include <QElapsedTimer>
@@ -32,6 +33,8 @@ public:
     // otherwise the view zooms to the map's EXTENT.
     void setMap(MapDefPtr map, bool keepView = false);
     MapDefPtr map() const { return m_map; }
+    // The map as prepared for rendering and queries (null without a map).
+    PreparedMapPtr prepared() const { return m_prepared; }
     // The layers to draw (RenderRequest::layers); unset: as the mapfile says.
     void setVisibleLayers(const QStringList& layers);
     void setTraceSink(TraceSink* sink) { m_sink = sink; }
@@ -97,6 +100,7 @@ private:
     void paintDivider(QPainter& p);
 
     MapDefPtr m_map;
+    PreparedMapPtr m_prepared;
     Crs m_crs;
     QString m_units;
     QStringList m_layers;
@@ -108,6 +112,7 @@ private:
 
     QImage m_image;
     MapDefPtr m_compare;
+    PreparedMapPtr m_preparedCompare;
     QImage m_compareImage;                 // `m_compare` in the view of m_image
     double m_split = 0.5;
     bool m_draggingSplit = false;

@@ -1,6 +1,6 @@
 #include "map_document.h"
 
-#include "atomic_write.h"
+#include "io/atomic_write.h"
 
 #include "mapfile/map_formatter.h"
 #include "mapfile/map_loader.h"

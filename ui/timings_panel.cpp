@@ -1,6 +1,7 @@
 #include "timings_panel.h"
 
-#include "atomic_write.h"
+#include "io/atomic_write.h"
+#include "trace/percentile.h"
 #include "chart_export.h"
 
 #include <qcustomplot.h>
@@ -113,10 +114,7 @@ double setStackedBars(QCustomPlot* plot, const QList<QCPBars*>& stack, const QSt
 
 double TimingsPanel::percentile(QList<double> values, double p)
 {
-    if (values.isEmpty()) return 0;
-    std::sort(values.begin(), values.end());
-    const auto rank = qsizetype(std::ceil(p / 100.0 * double(values.size())));
-    return values[std::clamp<qsizetype>(rank - 1, 0, values.size() - 1)];
+    return maptune::percentile(std::move(values), p);
 }
 
 TimingsPanel::TimingsPanel(QWidget* parent)

@@ -8,7 +8,7 @@
 #include "geo/coordinate_transform.h"
 #include "geo/crs.h"
 #include "mapfile/map_loader.h"
-#include "render/feature_classifier.h"
+#include "expr/feature_classifier.h"
 
 #include <cmath>
 #include <cstdio>

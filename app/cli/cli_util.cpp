@@ -1,8 +1,9 @@
 #include "cli/cli_commands.h"
 
+#include "io/atomic_write.h"
+
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <cmath>
 #include <cstdio>
@@ -48,9 +49,9 @@ bool writeOutput(const QString& path, const QByteArray& bytes)
         return true;
     }
     // Atomic: a reader never sees half an image.
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        printError(QStringLiteral("cannot write '%1': %2").arg(path, f.errorString()));
+    QString error;
+    if (!writeFileAtomically(path, bytes, &error)) {
+        printError(error);
         return false;
     }
     return true;

@@ -11,18 +11,6 @@
 
 namespace maptune {
 
-QString resolveDataPath(const MapDef& map, const QString& path)
-{
-    if (path.isEmpty() || QDir::isAbsolutePath(path)) return path;
-    const QDir base(map.baseDir());
-    if (!map.shapePath.isEmpty()) {
-        const QDir shapeDir(QDir::isAbsolutePath(map.shapePath) ? map.shapePath : base.filePath(map.shapePath));
-        const QString candidate = QDir::cleanPath(shapeDir.filePath(path));
-        if (QFileInfo::exists(candidate) || QFileInfo::exists(candidate + QLatin1String(".shp"))) return candidate;
-    }
-    return QDir::cleanPath(base.filePath(path));
-}
-
 std::unique_ptr<FeatureSource> openFeatureSource(const MapDef& map, const LayerDef& layer, QString* error)
 {
     QString err;

@@ -5,6 +5,8 @@
 #include "expr/expr_strings.h"
 #include "expr/expression_data.h"
 
+#include <atomic>
+
 namespace maptune {
 namespace {
 
@@ -78,8 +80,18 @@ bool compileLogical(ExpressionData& d, QString* error)
 
 Expression::Expression() : m_data(std::make_shared<ExpressionData>()) {}
 
+namespace {
+std::atomic<qint64> g_compiles{0};
+}  // namespace
+
+qint64 Expression::compileCount()
+{
+    return g_compiles.load(std::memory_order_relaxed);
+}
+
 std::optional<Expression> Expression::compile(const ExpressionDef& def, QString* error)
 {
+    g_compiles.fetch_add(1, std::memory_order_relaxed);
     auto data = std::make_shared<ExpressionData>();
     data->type = def.type;
     data->text = def.text;

@@ -1,8 +1,7 @@
 #include "loadtest/experiment_report.h"
 
+#include "io/atomic_write.h"
 #include "loadtest/report_charts.h"
-
-#include <QSaveFile>
 
 #include <algorithm>
 
@@ -161,9 +160,8 @@ QString ExperimentReport::html(const ExperimentResult& result, const ReportInfo&
 
 std::optional<QString> ExperimentReport::writeFile(const QString& path, const QString& text)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.toUtf8()) < 0 || !f.commit())
-        return QStringLiteral("cannot write '%1': %2").arg(path, f.errorString());
+    QString error;
+    if (!writeFileAtomically(path, text.toUtf8(), &error)) return error;
     return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "loadtest/latency_stats.h"
 
+#include "trace/percentile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -8,11 +10,7 @@ namespace maptune {
 
 std::optional<double> LatencyStats::percentile(const QList<double>& sorted, double p)
 {
-    if (sorted.isEmpty()) return std::nullopt;
-    const double k = double(sorted.size() - 1) * p / 100.0;
-    const auto f = qsizetype(std::floor(k));
-    const qsizetype c = std::min(f + 1, sorted.size() - 1);
-    return sorted[f] + (sorted[c] - sorted[f]) * (k - double(f));
+    return percentileOfSorted(sorted, p);
 }
 
 std::optional<double> LatencyStats::median(QList<double> values)

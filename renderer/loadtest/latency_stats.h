@@ -1,6 +1,6 @@
 #pragma once
-// Order statistics of a load run, with benchlib.py's definitions: linear
-// interpolation between closest ranks (numpy's default), median of a list.
+// Order statistics of a load run, with benchlib.py's definitions: the
+// project's percentile (trace/percentile.h), median of a list.
 
 #include <QList>
 

@@ -1,13 +1,13 @@
 #include "loadtest/map_variant.h"
 
 #include "data/feature_source_factory.h"
+#include "io/atomic_write.h"
 #include "mapfile/data_roots.h"
+#include "mapfile/map_paths.h"
 #include "mapfile/map_writer.h"
-#include "raster/raster_layer_renderer.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <algorithm>
 
@@ -31,16 +31,15 @@ QString absoluteIn(const QString& dir, const QString& path)
 // DATA, TILEINDEX and OGR CONNECTION as the renderer and feature sources resolve them.
 void relocateLayerData(const MapDef& map, LayerDef& l)
 {
-    const bool raster = l.type == LayerType::Raster;
     auto resolve = [&](const QString& p) {
         if (p.isEmpty() || QDir::isAbsolutePath(p)) return p;
-        const QString r = raster ? RasterLayerRenderer::resolvePath(map, p) : resolveDataPath(map, p);
+        const QString r = resolveDataPath(map, p);
         return existsAsData(r) ? r : p;
     };
     if (l.connectionType == ConnectionType::OGR) l.connection = resolve(l.connection);
     else if (l.connectionType == ConnectionType::Local || l.connectionType == ConnectionType::Raster) l.data = resolve(l.data);
     if (!l.tileIndex.isEmpty()) {
-        const QString r = RasterLayerRenderer::resolvePath(map, l.tileIndex);
+        const QString r = resolveDataPath(map, l.tileIndex);
         if (existsAsData(r)) l.tileIndex = r;
     }
 }
@@ -115,11 +114,7 @@ VariantWrite MapVariantWriter::write(const MapDef& map, const QString& dir, cons
         return out;
     }
     const QString path = QDir(dir).absoluteFilePath(safeName(name) + QStringLiteral(".map"));
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(writeMapFile(map).toUtf8()) < 0 || !f.commit()) {
-        out.error = QStringLiteral("cannot write '%1': %2").arg(path, f.errorString());
-        return out;
-    }
+    if (!writeFileAtomically(path, writeMapFile(map).toUtf8(), &out.error)) return out;
     out.path = path;
     return out;
 }

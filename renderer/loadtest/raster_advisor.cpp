@@ -1,5 +1,6 @@
 #include "loadtest/raster_advisor.h"
 
+#include "mapfile/map_paths.h"
 #include "raster/raster_layer_renderer.h"
 #include "render/engine.h"
 
@@ -37,7 +38,7 @@ std::optional<QStringList> tileFiles(const MapDef& map, const LayerDef& layer, Q
 {
     QString index = layer.tileIndex;
     if (const LayerDef* other = map.layer(index); other && !other->data.isEmpty()) index = other->data;
-    QString indexPath = RasterLayerRenderer::resolvePath(map, index);
+    QString indexPath = resolveDataPath(map, index);
     if (!QFileInfo::exists(indexPath) && QFileInfo::exists(indexPath + QLatin1String(".shp"))) indexPath += QLatin1String(".shp");
     Dataset ds(GDALOpenEx(QFile::encodeName(indexPath).constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr));
     OGRLayerH l = ds ? GDALDatasetGetLayer(ds.get(), 0) : nullptr;
@@ -55,7 +56,7 @@ std::optional<QStringList> tileFiles(const MapDef& map, const LayerDef& layer, Q
     while (OGRFeatureH f = OGR_L_GetNextFeature(l)) {
         const QString loc = QString::fromUtf8(OGR_F_GetFieldAsString(f, field));
         OGR_F_Destroy(f);
-        QString p = RasterLayerRenderer::resolvePath(map, loc);
+        QString p = resolveDataPath(map, loc);
         if (!QFileInfo::exists(p) && !QFileInfo(loc).isAbsolute())
             p = QDir(QFileInfo(indexPath).absolutePath()).absoluteFilePath(loc);
         out << p;
@@ -192,7 +193,7 @@ LayerRasterReport RasterAdvisor::inspectLayer(const MapDef& map, const LayerDef&
         r.error = QStringLiteral("no DATA and no TILEINDEX");
         return r;
     } else {
-        files << RasterLayerRenderer::resolvePath(map, layer.data);
+        files << resolveDataPath(map, layer.data);
     }
     int withoutOverviews = 0;
     for (qsizetype i = 0; i < files.size() && i < maxFiles; ++i) {

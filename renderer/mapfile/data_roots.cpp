@@ -1,5 +1,7 @@
 #include "mapfile/data_roots.h"
 
+#include "mapfile/map_paths.h"
+
 #include "mapfile/processing.h"
 
 #include <QDir>
@@ -33,18 +35,6 @@ QString absoluteIn(const QString& baseDir, const QString& path)
     return QDir::cleanPath(QFileInfo(path).isAbsolute() ? path : QDir(baseDir).absoluteFilePath(path));
 }
 
-// The files the engine may open for a relative path: SHAPEPATH/path first,
-// then mapdir/path (MapServer's msBuildPath3 order; see resolveDataPath).
-QStringList candidatesFor(const MapDef& map, const QString& path, bool viaShapePath)
-{
-    const QString mapDir = map.baseDir();
-    if (QFileInfo(path).isAbsolute()) return {QDir::cleanPath(path)};
-    QStringList out;
-    if (viaShapePath && !map.shapePath.isEmpty()) out << absoluteIn(absoluteIn(mapDir, map.shapePath), path);
-    out << absoluteIn(mapDir, path);
-    return out;
-}
-
 class RootChecker {
 public:
     RootChecker(const MapDef& map, Diagnostics& out) : m_map(map), m_roots(DataRoots::forMap(map)), m_out(out) {}
@@ -60,7 +50,7 @@ public:
                                 .arg(what, source, kRootsKey));
             return;
         }
-        for (const QString& candidate : candidatesFor(m_map, source, viaShapePath)) {
+        for (const QString& candidate : dataPathCandidates(m_map, source, viaShapePath)) {
             if (m_roots.allows(candidate)) continue;
             refuse(pos, QStringLiteral("%1 is '%2', which resolves to '%3', outside the directories this map may read (%4); "
                                        "move the file there or add its directory to MAP CONFIG \"%5\"")

@@ -1,5 +1,6 @@
 #include "mapfile/map_validator.h"
 
+#include "mapfile/map_paths.h"
 #include "mapfile/processing.h"
 
 #include <QDir>
@@ -78,15 +79,7 @@ void checkData(const MapDef& map, const LayerDef& layer, Diagnostics& out)
                                ? layer.connection
                                : layer.data;
     if (source.isEmpty() || looksLikeNonFile(source)) return;
-    const QDir mapDir(map.baseDir());
-    QStringList candidates;
-    if (QFileInfo(source).isAbsolute()) {
-        candidates << source;
-    } else {
-        // MapServer (msTryBuildPath3): mapfile dir + SHAPEPATH + DATA, then mapfile dir + DATA.
-        candidates << QDir(mapDir.absoluteFilePath(map.shapePath)).absoluteFilePath(source)
-                   << mapDir.absoluteFilePath(source);
-    }
+    const QStringList candidates = dataPathCandidates(map, source);
     const bool shapefile = layer.connectionType == ConnectionType::Local && layer.type != LayerType::Raster;
     for (const QString& c : std::as_const(candidates)) {
         if (QFileInfo::exists(c)) return;

@@ -1,5 +1,7 @@
 #include "raster/raster_composer.h"
 
+#include "raster/raster_luts.h"
+
 #include "mapfile/map_def.h"
 #include "mapfile/processing.h"
 #include "raster/lut.h"
@@ -136,7 +138,7 @@ struct Planes {
     // 8-bit LUTs of the R, G, B planes not applied yet: paintRgb applies
     // them while it composes. Measured in the server, the fused lookups cost
     // less than any separate pass, even an AVX-512 one (docs/PERFORMANCE.md).
-    std::array<std::shared_ptr<const Lut>, 3> rgbLut;
+    std::array<const Lut*, 3> rgbLut{};
     uint8_t* plane(int i) { return bytes.data() + size_t(i) * pixels; }
 };
 
@@ -152,29 +154,16 @@ bool rasterIo(GDALDatasetH ds, const RasterWindow& w, void* buf, GDALDataType ty
     return true;
 }
 
-std::optional<std::array<std::optional<QByteArray>, 4>> loadLutDefs(const RasterSource& src, int count,
-                                                                     QString* error)
-{
-    std::array<std::optional<QByteArray>, 4> defs;
-    for (int i = 0; i < count; ++i) {
-        QString err;
-        defs[size_t(i)] = Lut::definitionFor(*src.options, i + 1, src.mapDir, &err);
-        if (!err.isEmpty()) {
-            *error = err;
-            return std::nullopt;
-        }
-    }
-    return defs;
-}
-
 // No SCALE: read as Byte, or UInt16 when a LUT asks for 16-bit input.
 bool loadUnscaled(const RasterSource& src, const RasterWindow& w, const BandChoice& bc, Planes& out,
                   LayerTrace& trace, QString* error)
 {
-    const auto defs = loadLutDefs(src, bc.count, error);
-    if (!defs) return false;
-    bool wide = false;
-    for (const auto& d : *defs) wide = wide || (d && Lut::wants16Bit(*d));
+    const RasterLuts& luts = *src.luts;
+    const bool wide = luts.wide(bc.count);
+    if (const QString e = luts.errorFor(bc.count, wide); !e.isEmpty()) {
+        *error = e;
+        return false;
+    }
 
     Stopwatch sw;
     if (!wide) {
@@ -187,14 +176,12 @@ bool loadUnscaled(const RasterSource& src, const RasterWindow& w, const BandChoi
     }
     trace.readMs += sw.restartMs();
     for (int i = 0; i < bc.count; ++i) {
-        const auto& def = (*defs)[size_t(i)];
+        const Lut* lut = luts.table(i + 1, wide);
         const uint16_t* in16 = wide ? wideBuf.data() + size_t(i) * out.pixels : nullptr;
-        if (!def) {
+        if (!lut) {
             if (wide) GDALCopyWords(const_cast<uint16_t*>(in16), GDT_UInt16, 2, out.plane(i), GDT_Byte, 1, int(out.pixels));
             continue;
         }
-        const auto lut = Lut::cached(*def, i + 1, wide ? 65535 : 255, error);
-        if (!lut) return false;
         if (!wide && bc.rgb && i < 3) {
             out.rgbLut[size_t(i)] = lut;
             continue;
@@ -216,8 +203,11 @@ bool loadScaled(const RasterSource& src, const RasterWindow& w, const BandChoice
     std::vector<float> raw(out.pixels * size_t(bc.count));
     if (!rasterIo(src.dataset, w, raw.data(), GDT_Float32, bc.count, bc.numbers.data(), error)) return false;
     trace.readMs += sw.restartMs();
-    const auto defs = loadLutDefs(src, bc.count, error);
-    if (!defs) return false;
+    const RasterLuts& luts = *src.luts;
+    if (const QString e = luts.errorFor(bc.count, false); !e.isEmpty()) {
+        *error = e;
+        return false;
+    }
 
     const ProcessingOptions& opt = *src.options;
     for (int ci = 0; ci < bc.count; ++ci) {
@@ -272,10 +262,8 @@ bool loadScaled(const RasterSource& src, const RasterWindow& w, const BandChoice
             plane[i] = s < 0.f ? 0 : s > 255.f ? 255 : std::isnan(s) ? 0 : uint8_t(int(s));
         }
         if (ci == 0) scale = {true, smin, ratio};
-        if (const auto& def = (*defs)[size_t(ci)]) {
+        if (const Lut* lut = luts.table(ci + 1, false)) {
             Stopwatch lsw;
-            const auto lut = Lut::cached(*def, ci + 1, 255, error);
-            if (!lut) return false;
             lut->apply(plane, plane, out.pixels);
             trace.lutMs += lsw.elapsedMs();
         }

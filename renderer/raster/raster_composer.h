@@ -14,6 +14,7 @@ typedef void* GDALDatasetH;
 namespace maptune {
 
 struct LayerDef;
+class RasterLuts;
 struct LayerTrace;
 class ProcessingOptions;
 class RasterClassifier;
@@ -28,7 +29,8 @@ struct RasterSource {
     GDALDatasetH dataset = nullptr;
     const LayerDef* layer = nullptr;
     const ProcessingOptions* options = nullptr;
-    QString mapDir;                                 // LUT files resolve against it
+    const RasterLuts* luts = nullptr;               // the layer's LUT tables, built once
+    QString mapDir;                                 // relative files resolve against it
     const RasterClassifier* classifier = nullptr;   // null: the layer has no effective classes
 };
 

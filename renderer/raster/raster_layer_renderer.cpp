@@ -1,5 +1,7 @@
 #include "raster/raster_layer_renderer.h"
 
+#include "geo/map_projection.h"
+#include "mapfile/map_paths.h"
 #include "mapfile/processing.h"
 #include "raster/dataset_cache.h"
 #include "raster/geo_transform.h"
@@ -24,9 +26,9 @@ struct LayerContext {
     const MapDef& map;
     const LayerDef& layer;
     const MapView& view;
-    ProcessingOptions options;
-    QString mapDir;
-    std::unique_ptr<RasterClassifier> classifier;
+    const RasterLayerSetup& setup;
+    const ProcessingOptions& options;
+    const QString& mapDir;
 };
 
 // Where the view lands on the raster when no resampling is needed: MapServer's
@@ -79,7 +81,7 @@ std::optional<DirectWindow> directWindow(const GeoTransform& gt, int xsize, int 
     return d;
 }
 
-std::optional<Crs> layerCrs(const LayerDef& layer, GDALDatasetH ds, QString* error)
+std::optional<Crs> layerCrs(const LayerDef& layer, const RasterLayerSetup& setup, GDALDatasetH ds, QString* error)
 {
     if (layer.projection.isAuto()) {
         const char* wkt = GDALGetProjectionRef(ds);
@@ -87,7 +89,8 @@ std::optional<Crs> layerCrs(const LayerDef& layer, GDALDatasetH ds, QString* err
         return Crs::fromWkt(QByteArray(wkt), error);
     }
     if (!layer.projection.isSet()) return Crs();
-    return Crs::fromProjection(layer.projection, error);
+    if (!setup.crs && error) *error = setup.crsError;
+    return setup.crs;
 }
 
 // Draws one dataset of the layer. false with *error on failure.
@@ -98,7 +101,7 @@ bool drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPain
     const bool reproject = crs.isValid() && ctx.view.crs.isValid() && crs != ctx.view.crs;
     const bool resample = (!gt.isNorthUp() && ctx.layer.transform) || reproject
         || ctx.options.has(QStringLiteral("RESAMPLE")) || ctx.view.angle != 0;
-    RasterSource src{ds, &ctx.layer, &ctx.options, ctx.mapDir, ctx.classifier.get()};
+    RasterSource src{ds, &ctx.layer, &ctx.options, &ctx.setup.luts, ctx.mapDir, ctx.setup.classifier.get()};
 
     if (resample) {
         const auto img = RasterResampler::render(src, gt, reproject ? crs : Crs(), ctx.view, trace, error);
@@ -130,23 +133,6 @@ QStringList openOptionsFor(const LayerDef& layer)
 
 }  // namespace
 
-QString RasterLayerRenderer::mapDirectory(const MapDef& map)
-{
-    if (map.path.isEmpty()) return QDir::currentPath();
-    return QFileInfo(map.path).absolutePath();
-}
-
-QString RasterLayerRenderer::resolvePath(const MapDef& map, const QString& data)
-{
-    if (QFileInfo(data).isAbsolute()) return data;
-    const QDir mapDir(mapDirectory(map));
-    if (!map.shapePath.isEmpty()) {
-        const QString viaShape = QDir(mapDir.absoluteFilePath(map.shapePath)).absoluteFilePath(data);
-        if (QFileInfo::exists(viaShape)) return QDir::cleanPath(viaShape);
-    }
-    return QDir::cleanPath(mapDir.absoluteFilePath(data));
-}
-
 QStringList RasterLayerRenderer::warnings(const LayerDef& layer)
 {
     QStringList out;
@@ -155,8 +141,22 @@ QStringList RasterLayerRenderer::warnings(const LayerDef& layer)
     return out;
 }
 
+RasterLayerSetup::RasterLayerSetup(const MapDef& map, const LayerDef& layer)
+    : options(layer.processing), mapDir(mapDirectory(map)), luts(options, mapDir)
+{
+    classifier = RasterClassifier::create(layer, &classifierError);
+    if (layer.projection.isSet() && !layer.projection.isAuto()) crs = resolveProjection(map, layer.projection, &crsError);
+}
+
 bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const MapView& view, QImage& canvas,
                                  LayerTrace& trace, const CancelToken& cancel)
+{
+    const RasterLayerSetup setup(map, layer);
+    return render(map, layer, setup, view, canvas, trace, cancel);
+}
+
+bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup,
+                                 const MapView& view, QImage& canvas, LayerTrace& trace, const CancelToken& cancel)
 {
     Stopwatch total;
     trace.layer = layer.name;
@@ -165,10 +165,9 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
         trace.totalMs += total.elapsedMs();
         return false;
     };
-    LayerContext ctx{map, layer, view, ProcessingOptions(layer.processing), mapDirectory(map), nullptr};
+    const LayerContext ctx{map, layer, view, setup, setup.options, setup.mapDir};
     QString error;
-    ctx.classifier = RasterClassifier::create(layer, &error);
-    if (!error.isEmpty()) return fail(error);
+    if (!setup.classifierError.isEmpty()) return fail(setup.classifierError);
 
     QImage layerImage;
     const double opacity = layer.composites.isEmpty() ? 100.0 : layer.composites[0].opacity;
@@ -190,19 +189,19 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
     };
     QList<Item> items;
     if (!layer.tileIndex.isEmpty()) {
-        const QString indexPath = resolvePath(map, layer.tileIndex);
+        const QString indexPath = resolveDataPath(map, layer.tileIndex);
         Stopwatch sw;
         const auto tiles = TileIndex::query(indexPath, layer.tileItem, layer.tileSrs, view, &error);
         trace.openMs += sw.elapsedMs();
         if (!tiles) return fail(QStringLiteral("cannot read tile index %1: %2").arg(layer.tileIndex, error));
         for (const TileIndex::Tile& t : *tiles) {
-            QString p = resolvePath(map, t.location);
+            QString p = resolveDataPath(map, t.location);
             if (!QFileInfo::exists(p) && !QFileInfo(t.location).isAbsolute())
                 p = QDir(QFileInfo(indexPath).absolutePath()).absoluteFilePath(t.location);
             items.append({p, t.location, t.srs});
         }
     } else {
-        items.append({resolvePath(map, layer.data), layer.data, QString()});
+        items.append({resolveDataPath(map, layer.data), layer.data, QString()});
     }
 
     for (const Item& item : items) {
@@ -215,7 +214,7 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
         if (!item.srs.isEmpty())
             crs = Crs::fromUserInput(item.srs, &error);
         else
-            crs = layerCrs(layer, ds, &error);
+            crs = layerCrs(layer, setup, ds, &error);
         if (!crs) return fail(QStringLiteral("%1: bad projection: %2").arg(item.display, error));
         if (!drawDataset(ctx, ds, *crs, painter, trace, &error))
             return fail(QStringLiteral("%1: %2").arg(item.display, error));

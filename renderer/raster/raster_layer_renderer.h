@@ -4,15 +4,36 @@
 // PROCESSING BANDS/SCALE/LUT/NODATA/RESAMPLE, OFFSITE, alpha and mask bands,
 // raster classes, reprojection, TILEINDEX, then OPACITY on compositing.
 
+#include "geo/crs.h"
 #include "geo/map_view.h"
 #include "mapfile/map_def.h"
+#include "mapfile/processing.h"
+#include "raster/raster_classifier.h"
+#include "raster/raster_luts.h"
 #include "trace/cancel_token.h"
 #include "trace/trace.h"
 
 #include <QImage>
 #include <QStringList>
 
+#include <memory>
+#include <optional>
+
 namespace maptune {
+
+// What every render of one raster layer shares, built once when the map is
+// prepared: typed PROCESSING, LUT tables, raster classes, the PROJECTION.
+struct RasterLayerSetup {
+    RasterLayerSetup(const MapDef& map, const LayerDef& layer);
+
+    ProcessingOptions options;
+    QString mapDir;
+    RasterLuts luts;
+    std::shared_ptr<const RasterClassifier> classifier;  // null: the layer is not classified
+    QString classifierError;                             // a class EXPRESSION that does not compile
+    std::optional<Crs> crs;                              // unset: no PROJECTION, or AUTO (the file's own)
+    QString crsError;                                    // a PROJECTION that does not resolve
+};
 
 class RasterLayerRenderer {
 public:
@@ -21,18 +42,14 @@ public:
     // On failure returns false with trace.error naming the layer and the file
     // ("layer 'ortho': cannot open data/x.tif: ..."). Fills trace.openMs,
     // readMs, lutMs, drawMs, totalMs and pixels. GDALAllRegister() must have run.
+    static bool render(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup, const MapView& view,
+                       QImage& canvas, LayerTrace& trace, const CancelToken& cancel);
+    // The same, preparing the layer's setup on the spot (one-off renders, tests).
     static bool render(const MapDef& map, const LayerDef& layer, const MapView& view, QImage& canvas,
                        LayerTrace& trace, const CancelToken& cancel);
 
     // PROCESSING problems MapServer keeps silent about (unknown or repeated keys).
     static QStringList warnings(const LayerDef& layer);
-
-    // DATA (or a tile path) resolved like MapServer: absolute, else relative
-    // to SHAPEPATH (itself relative to the mapfile directory), else to the
-    // mapfile directory.
-    static QString resolvePath(const MapDef& map, const QString& data);
-    // The directory relative paths of `map` resolve against.
-    static QString mapDirectory(const MapDef& map);
 };
 
 }  // namespace maptune

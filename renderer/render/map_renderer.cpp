@@ -3,21 +3,28 @@
 #include "encode/image_encoder.h"
 #include "encode/output_format.h"
 #include "geo/map_view.h"
-#include "mapfile/processing.h"
-#include "raster/raster_layer_renderer.h"
 #include "render/label_cache.h"
 #include "render/render_load.h"
-#include "render/vector_layer_renderer.h"
 
 #include <QPainter>
 
 namespace maptune {
 
-MapRenderer::MapRenderer(MapDefPtr map) : m_map(std::move(map)) {}
+MapRenderer::MapRenderer(PreparedMapPtr map) : m_map(std::move(map)) {}
 
-QList<const LayerDef*> MapRenderer::selectLayers(const MapDef& map, const RenderRequest& request, QString* error)
+MapRenderer::MapRenderer(MapDefPtr map) : m_map(PreparedMap::prepare(std::move(map))) {}
+
+QList<int> MapRenderer::selectLayers(const MapDef& map, const RenderRequest& request, QString* error)
 {
-    QList<const LayerDef*> out;
+    if (request.layerOrder) {
+        for (int i : *request.layerOrder)
+            if (i < 0 || i >= map.layers.size()) {
+                if (error) *error = QStringLiteral("layer index %1 is not in the map").arg(i);
+                return {};
+            }
+        return *request.layerOrder;
+    }
+    QList<int> out;
     for (const QString& name : request.layers) {
         bool found = false;
         for (const LayerDef& l : map.layers)
@@ -28,7 +35,8 @@ QList<const LayerDef*> MapRenderer::selectLayers(const MapDef& map, const Render
             return {};
         }
     }
-    for (const LayerDef& l : map.layers) {
+    for (int i = 0; i < map.layers.size(); ++i) {
+        const LayerDef& l = map.layers[i];
         bool on = l.status == LayerStatus::Default;
         if (!on && !request.layersGiven) on = l.status == LayerStatus::On;
         if (!on && request.layersGiven) {
@@ -37,7 +45,7 @@ QList<const LayerDef*> MapRenderer::selectLayers(const MapDef& map, const Render
                     || (!l.group.isEmpty() && l.group.compare(name, Qt::CaseInsensitive) == 0))
                     on = true;
         }
-        if (on) out << &l;
+        if (on) out << i;
     }
     return out;
 }
@@ -67,7 +75,8 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     const RenderLoad::Scope load;
     Stopwatch total;
     RenderResult result;
-    const MapDef& map = *m_map;
+    const PreparedMap& prepared = *m_map;
+    const MapDef& map = prepared.map();
 
     QString formatError;
     auto format = req.format.isEmpty() ? std::optional(defaultImageFormat(map))
@@ -91,13 +100,11 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     if (req.crs) {
         crs = *req.crs;
     } else if (map.projection.isSet() && !map.projection.isAuto()) {
-        QString err;
-        auto c = Crs::fromProjection(map.projection, &err);
-        if (!c) {
-            result.error = QStringLiteral("map PROJECTION: %1").arg(err);
+        if (!prepared.crs()) {
+            result.error = QStringLiteral("map PROJECTION: %1").arg(prepared.crsError());
             return result;
         }
-        crs = *c;
+        crs = *prepared.crs();
     }
     const QString units = effectiveUnits(map, crs);
     MapView view;
@@ -115,7 +122,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     view.angle = map.angle;
 
     QString layerError;
-    const QList<const LayerDef*> layers = selectLayers(map, req, &layerError);
+    const QList<int> layers = selectLayers(map, req, &layerError);
     if (!layerError.isEmpty()) {
         result.error = layerError;
         return result;
@@ -131,8 +138,10 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     canvas.fill(transparent ? QColor(0, 0, 0, 0) : QColor(bg.r, bg.g, bg.b));
 
     LabelCache labels;
-    for (const LayerDef* layer : layers) {
+    for (int index : layers) {
         if (req.cancel.isCancelled()) break;
+        const PreparedLayer& prepLayer = prepared.layer(index);
+        const LayerDef* layer = &prepLayer.def();
         LayerTrace lt;
         lt.layer = layer->name;
         Stopwatch layerClock;
@@ -141,8 +150,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
             result.trace.layers << lt;
             continue;
         }
-        for (const QString& w : ProcessingOptions(layer->processing).warnings())
-            result.warnings << QStringLiteral("layer '%1': %2").arg(layer->name, w);
+        result.warnings << prepLayer.warnings();
         // The raster renderer blends its own layer OPACITY.
         const double opacity = layer->type == LayerType::Raster ? 1.0 : layerOpacity(*layer);
         QImage layerCanvas;
@@ -152,18 +160,8 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
             layerCanvas.fill(Qt::transparent);
             target = &layerCanvas;
         }
-        bool ok = true;
-        if (layer->type == LayerType::Raster) {
-            ok = RasterLayerRenderer::render(map, *layer, view, *target, lt, req.cancel);
-        } else if (layer->type == LayerType::Point || layer->type == LayerType::Line
-                   || layer->type == LayerType::Polygon || layer->type == LayerType::Circle
-                   || layer->type == LayerType::Annotation) {
-            VectorLayerRenderer vr(map, *layer, view, labels);
-            ok = vr.render(*target, lt, req.cancel);
-        } else {
-            lt.skipped = true;
-        }
-        if (opacity < 1.0 && ok) {
+        const bool ok = prepLayer.render({view, *target, lt, req.cancel, labels});
+        if (opacity < 1.0 && ok && !lt.skipped) {
             QPainter p(&canvas);
             p.setOpacity(opacity);
             p.drawImage(0, 0, layerCanvas);

@@ -27,6 +27,10 @@ struct RenderRequest {
     // that are not STATUS DEFAULT are switched off. Empty: as the mapfile says.
     QStringList layers;
     bool layersGiven = false;
+    // Indexes into MapDef::layers to draw in exactly this order, each as if
+    // switched on (WMS GetMap: the STATUS DEFAULT layers, then LAYERS' order).
+    // Set, it replaces `layers`.
+    std::optional<QList<int>> layerOrder;
     QString format;                    // OUTPUTFORMAT name, built-in name or MIME type; empty: IMAGETYPE
     std::optional<bool> transparent;
     std::optional<Color> background;

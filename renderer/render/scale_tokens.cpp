@@ -1,5 +1,7 @@
 #include "render/scale_tokens.h"
 
+#include <algorithm>
+
 namespace maptune {
 
 std::optional<QString> ScaleTokens::valueAt(const ScaleTokenDef& token, double scaleDenom)
@@ -14,6 +16,21 @@ std::optional<QString> ScaleTokens::valueAt(const ScaleTokenDef& token, double s
         best = value;
     }
     return best;
+}
+
+QList<double> ScaleTokens::breakpoints(const LayerDef& layer)
+{
+    QList<double> out;
+    for (const ScaleTokenDef& token : layer.scaleTokens) {
+        if (token.name.isEmpty()) continue;
+        for (const auto& entry : token.values) {
+            bool ok = false;
+            const double minScale = entry.first.trimmed().toDouble(&ok);
+            if (ok && !out.contains(minScale)) out << minScale;
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 ExpressionDef ScaleTokens::parseExpression(const QString& text)

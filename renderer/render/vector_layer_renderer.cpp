@@ -2,13 +2,13 @@
 
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
+#include "expr/feature_classifier.h"
 #include "render/draw_item.h"
-#include "render/feature_classifier.h"
 #include "render/label_cache.h"
+#include "render/layer_variants.h"
 #include "render/line_band_painter.h"
 #include "render/line_offset.h"
 #include "render/render_load.h"
-#include "render/scale_tokens.h"
 #include "render/stroke_painter.h"
 #include "render/style_resolver.h"
 #include "render/symbol_painter.h"
@@ -267,8 +267,9 @@ void queueLabels(const DrawItemQueue& items, const MapDef& map, const LayerDef& 
 
 }  // namespace
 
-VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const LayerDef& layer, const MapView& view, LabelCache& labels)
-    : m_map(map), m_layer(ScaleTokens::apply(layer, view.scaleDenom)), m_view(view), m_labels(labels)
+VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const LayerVariant& variant,
+                                         const std::optional<Crs>& layerCrs, const MapView& view, LabelCache& labels)
+    : m_map(map), m_variant(variant), m_layer(variant.def), m_layerCrs(layerCrs), m_view(view), m_labels(labels)
 {
 }
 
@@ -280,8 +281,8 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         trace.error = message;
         return false;
     };
-    FeatureClassifier classifier;
-    if (!classifier.compile(m_layer, &err)) return fail(err);
+    if (!m_variant.expressions) return fail(m_variant.error);
+    FeatureClassifier classifier(m_variant.expressions);
     std::unique_ptr<FeatureSource> source = openFeatureSource(m_map, m_layer, &err);
     if (!source) return fail(err);
 
@@ -291,9 +292,11 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     const Rect shown = mapper.coverage(m_view.extent);
     Rect queryBox = shown;
     if (m_view.crs.isValid() && m_layer.projection.isSet()) {
-        std::optional<Crs> layerCrs = m_layer.projection.isAuto() ? source->nativeCrs()
-                                                                   : Crs::fromProjection(m_layer.projection, &err);
-        if (!layerCrs) return fail(QStringLiteral("layer '%1': PROJECTION: %2").arg(m_layer.name, err));
+        const std::optional<Crs> layerCrs = m_layer.projection.isAuto() ? source->nativeCrs() : m_layerCrs;
+        if (!layerCrs)
+            return fail(QStringLiteral("layer '%1': PROJECTION: %2")
+                            .arg(m_layer.name, m_layer.projection.isAuto() ? QStringLiteral("the data names no CRS")
+                                                                           : QStringLiteral("does not resolve")));
         if (*layerCrs != m_view.crs) {
             toMap = CoordinateTransform::forThread(*layerCrs, m_view.crs, &err);
             if (!toMap) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));

@@ -5,6 +5,7 @@
 // MapServer does, so casings never cut fills at crossings.
 
 #include "data/feature_source.h"
+#include "geo/crs.h"
 #include "geo/map_view.h"
 #include "mapfile/map_def.h"
 #include "trace/cancel_token.h"
@@ -12,15 +13,22 @@
 
 #include <QImage>
 
+#include <optional>
+
 namespace maptune {
 
 class DrawItemQueue;
 class LabelCache;
 class StyleResolver;
+struct LayerVariant;
 
 class VectorLayerRenderer {
 public:
-    VectorLayerRenderer(const MapDef& map, const LayerDef& layer, const MapView& view, LabelCache& labels);
+    // variant: the layer as prepared for the view's scale (tokens substituted,
+    // expressions compiled). layerCrs: its PROJECTION resolved; unset for no
+    // PROJECTION (the map's CRS is assumed) and AUTO (the source's own).
+    VectorLayerRenderer(const MapDef& map, const LayerVariant& variant, const std::optional<Crs>& layerCrs,
+                        const MapView& view, LabelCache& labels);
     // False with trace.error set when the layer cannot be drawn at all.
     bool render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel);
 
@@ -29,7 +37,9 @@ private:
                    const CancelToken& cancel) const;
 
     const MapDef& m_map;
-    LayerDef m_layer;  // with SCALETOKENs substituted for the view's scale
+    const LayerVariant& m_variant;
+    const LayerDef& m_layer;
+    const std::optional<Crs>& m_layerCrs;
     const MapView& m_view;
     LabelCache& m_labels;
 };

@@ -59,6 +59,19 @@ MapRegistry::FileStamp MapRegistry::stampOf(const QString& path)
             std::uint64_t(st.st_ino)};
 }
 
+namespace {
+
+// The files a served version read: INCLUDE, SYMBOLSET, FONTSET, LUT files.
+QStringList watchedFiles(const WmsService& service)
+{
+    QStringList files = service.map().includedFiles;
+    for (const QString& f : service.prepared()->filesRead())
+        if (!files.contains(f)) files << f;
+    return files;
+}
+
+}  // namespace
+
 MapRegistry::Stamps MapRegistry::stampsOf(const FileStamp& main, const QString& path, const QStringList& included)
 {
     Stamps out{main, {}};
@@ -81,13 +94,14 @@ std::optional<QString> MapRegistry::addMapFile(const QString& path)
     const LoadResult loaded = loadServedMap(absolute);
     if (!loaded.ok()) return diagnosticsText(loaded);
     // The mapfile's stamp as it was before reading: an edit during the load is seen next time.
-    Stamps stamps = stampsOf(stamp, absolute, loaded.map->includedFiles);
+    WmsService service(loaded.map);  // prepared here, outside the lock
+    Stamps stamps = stampsOf(stamp, absolute, watchedFiles(service));
 
     std::lock_guard lock(m_mutex);
     if (m_maps.count(name))
         return QStringLiteral("%1: a map named '%2' is already served; give the mapfiles different names").arg(path, name);
     Entry entry;
-    entry.current = std::make_shared<const ServedMap>(ServedMap{name, absolute, loaded.map, WmsService(loaded.map), 1});
+    entry.current = std::make_shared<const ServedMap>(ServedMap{name, absolute, loaded.map, std::move(service), 1});
     entry.stamps = std::move(stamps);
     entry.status.name = name;
     entry.status.path = absolute;
@@ -133,8 +147,9 @@ std::optional<QString> MapRegistry::replaceMap(const QString& name, MapDefPtr ma
     LoadResult checked;
     checked.diagnostics = checkDataRoots(*map);
     if (hasErrors(checked.diagnostics)) return diagnosticsText(checked);
-    Stamps stamps = stampsOf(stampOf(old->path), old->path, map->includedFiles);
-    auto next = std::make_shared<ServedMap>(ServedMap{name, old->path, map, WmsService(map), 0});
+    WmsService service(map);
+    Stamps stamps = stampsOf(stampOf(old->path), old->path, watchedFiles(service));
+    auto next = std::make_shared<ServedMap>(ServedMap{name, old->path, map, std::move(service), 0});
     std::lock_guard lock(m_mutex);
     Entry& entry = m_maps.at(name);
     next->generation = entry.current->generation + 1;  // a reload may have come in between
@@ -167,11 +182,14 @@ void MapRegistry::reload(const QString& name, const Stamps& stamps)
     if (!old) return;
     const bool gone = stamps.main.size < 0;
     const LoadResult loaded = gone ? LoadResult{} : loadServedMap(old->path);
+    // Prepared before taking the lock: requests keep being answered meanwhile.
+    std::optional<WmsService> service;
+    if (loaded.ok()) service.emplace(loaded.map);
     std::lock_guard lock(m_mutex);
     Entry& entry = m_maps.at(name);
     // A broken version is reported once, not every second; a good one may
     // read other files than before.
-    entry.stamps = loaded.ok() ? stampsOf(stamps.main, old->path, loaded.map->includedFiles) : stamps;
+    entry.stamps = service ? stampsOf(stamps.main, old->path, watchedFiles(*service)) : stamps;
     if (!loaded.ok()) {
         entry.status.reloadFailures++;
         entry.status.lastError = gone ? QStringLiteral("%1: the mapfile is gone").arg(old->path)
@@ -181,7 +199,7 @@ void MapRegistry::reload(const QString& name, const Stamps& stamps)
         return;
     }
     const int generation = old->generation + 1;
-    entry.current = std::make_shared<const ServedMap>(ServedMap{name, old->path, loaded.map, WmsService(loaded.map), generation});
+    entry.current = std::make_shared<const ServedMap>(ServedMap{name, old->path, loaded.map, std::move(*service), generation});
     entry.status.generation = generation;
     entry.status.reloads++;
     entry.status.lastError.clear();

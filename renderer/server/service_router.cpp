@@ -88,20 +88,13 @@ QByteArray totalTiming(double ms)
     return "total;dur=" + QByteArray::number(ms, 'f', 3);
 }
 
-// The capabilities of a map without an online resource name the URL the client
-// used (a per-request copy of the map: capabilities are rare and cheap to copy
-// for). The URL comes from the Host header, so only plain characters pass.
-std::optional<WmsService> selfAddressedService(const ServedMap& map, const QString& type, const QByteArray& selfUrl)
+// The URL the client used, for capabilities of maps without an online
+// resource. It comes from the Host header, so only plain characters pass.
+QString selfUrlOf(const QByteArray& selfUrl)
 {
     static const QRegularExpression safe(QStringLiteral("^https?://[A-Za-z0-9.:\\-\\[\\]]+(/[A-Za-z0-9_.\\-/]*)?$"));
-    if (type != QLatin1String("GetCapabilities") || selfUrl.isEmpty()) return std::nullopt;
-    const KeyValues& md = map.map->web.metadata;
-    if (md.value(QStringLiteral("wms_onlineresource")) || md.value(QStringLiteral("ows_onlineresource"))) return std::nullopt;
     const QString url = QString::fromLatin1(selfUrl);
-    if (!safe.match(url).hasMatch()) return std::nullopt;
-    auto copy = std::make_shared<MapDef>(*map.map);
-    copy->web.metadata.set(QStringLiteral("ows_onlineresource"), url + QLatin1Char('?'));
-    return WmsService(copy);
+    return !url.isEmpty() && safe.match(url).hasMatch() ? url + QLatin1Char('?') : QString();
 }
 
 }  // namespace
@@ -110,6 +103,7 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
 {
     const Stopwatch clock;
     WmsRequest request = WmsRequest::fromQueryString(query);
+    request.selfUrl = selfUrlOf(selfUrl);
     const QString type = ServerMetrics::requestType(request.value(QStringLiteral("REQUEST")).value_or(QString()));
 
     std::optional<RequestGate::Ticket> ticket = m_gate.tryAdmit();
@@ -117,7 +111,7 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
         m_metrics.overloaded();
         m_metrics.requestFinished(map.name, type, 503, clock.elapsedMs() / 1000);
         Response busy = overloaded();
-        notify(map, request, type, busy, clock.elapsedMs());
+        notify(map, type, busy, clock.elapsedMs());
         return busy;
     }
     m_metrics.inFlightChanged(+1);
@@ -130,8 +124,7 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
         response = overloaded();
     } else {
         try {
-            const std::optional<WmsService> self = selfAddressedService(map, type, selfUrl);
-            const WmsService& service = self ? *self : map.service;
+            const WmsService& service = map.service;
             response = m_workers.run([&service, &request] { return service.handle(request); });
         } catch (const std::exception& e) {
             qWarning("maptune server: map '%s': %s", qPrintable(map.name), e.what());
@@ -151,11 +144,11 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
         response.headers.append({QByteArray("Server-Timing"), totalTiming(clock.elapsedMs())});
     }
     m_metrics.requestFinished(map.name, type, response.status, clock.elapsedMs() / 1000);
-    notify(map, request, type, response, clock.elapsedMs());
+    notify(map, type, response, clock.elapsedMs());
     return response;
 }
 
-void ServiceRouter::notify(const ServedMap& map, const WmsRequest& request, const QString& type,
+void ServiceRouter::notify(const ServedMap& map, const QString& type,
                            const Response& response, double ms)
 {
     RequestObserver* observer = m_observer.load();
@@ -164,10 +157,12 @@ void ServiceRouter::notify(const ServedMap& map, const WmsRequest& request, cons
     served.finishedMs = QDateTime::currentMSecsSinceEpoch();
     served.map = map.name;
     served.type = type;
-    served.layers = request.value(QStringLiteral("LAYERS")).value_or(QString());
-    served.crs = request.value(QStringLiteral("CRS")).value_or(request.value(QStringLiteral("SRS")).value_or(QString()));
-    served.width = request.value(QStringLiteral("WIDTH")).value_or(QString()).toInt();
-    served.height = request.value(QStringLiteral("HEIGHT")).value_or(QString()).toInt();
+    if (response.subject) {
+        served.layers = response.subject->layers;
+        served.crs = response.subject->crs;
+        served.width = response.subject->width;
+        served.height = response.subject->height;
+    }
     served.status = response.status;
     served.ms = ms;
     served.bytes = response.body.size();

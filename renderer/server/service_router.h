@@ -55,7 +55,7 @@ private:
     ServedMapPtr resolve(const QByteArray& path, PathMode mode) const;
     Response unknownMap() const;
     Response wms(const ServedMap& map, const QByteArray& query, const QByteArray& selfUrl);
-    void notify(const ServedMap& map, const WmsRequest& request, const QString& type,
+    void notify(const ServedMap& map, const QString& type,
                 const Response& response, double ms);
 
     MapRegistry& m_registry;

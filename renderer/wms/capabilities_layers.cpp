@@ -8,6 +8,7 @@
 
 #include "geo/coordinate_transform.h"
 #include "geo/crs.h"
+#include "geo/map_projection.h"
 
 #include <algorithm>
 #include <cmath>
@@ -282,7 +283,7 @@ void CapabilitiesWriter::keywordList(const KeyValues& metadata, const QString& k
 
 void CapabilitiesWriter::boundingBoxes(const Rect& extent, const ProjectionDef& projection, const KeyValues* layerMetadata)
 {
-    const std::optional<Crs> src = projectionCrs(ctx.map, projection);
+    const std::optional<Crs> src = resolveProjection(ctx.map, projection);
     Rect geo = extent;
     if (src && !src->isGeographic())
         if (const auto wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326"))) geo = projectRect(*src, *wgs84, extent);

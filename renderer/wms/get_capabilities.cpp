@@ -277,7 +277,7 @@ Response wmsGetCapabilities(const WmsContext& ctx)
     QXmlStreamWriter xml(&body);
     xml.setAutoFormatting(true);
     xml.setAutoFormattingIndent(2);
-    CapabilitiesWriter w{ctx, xml, version, onlineResource(ctx.map), enabledLayers(ctx.map, QStringLiteral("GetCapabilities"))};
+    CapabilitiesWriter w{ctx, xml, version, onlineResource(ctx.map, ctx.request.selfUrl), enabledLayers(ctx.map, QStringLiteral("GetCapabilities"))};
     const KeyValues& md = ctx.map.web.metadata;
     const QString schemas = wmsMetadata(md, QStringLiteral("schemas_location")).value_or(QStringLiteral("http://schemas.opengis.net"));
 

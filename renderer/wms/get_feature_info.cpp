@@ -3,74 +3,20 @@
 // (feature_info_output.h).
 
 #include "wms/feature_info_output.h"
+#include "geo/map_projection.h"
 #include "wms/get_map_params.h"
 #include "wms/ows_layer_info.h"
-#include "wms/raster_query.h"
+#include "raster/raster_query.h"
 
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
+
+#include "geo/map_view.h"
 
 #include <cmath>
 #include <deque>
 
 namespace maptune {
-
-namespace {
-
-using LayerResult = FeatureInfoLayer;
-
-std::optional<LayerResult> queryLayer(const WmsContext& ctx, const GetMapParams& p, const LayerDef& layer,
-                                      double px, double py, double cell, int maxFeatures, QString* error)
-{
-    double tolerance = layer.tolerance >= 0 ? layer.tolerance
-                       : (layer.type == LayerType::Point || layer.type == LayerType::Line ? 3 : 0);
-    if (layer.toleranceUnits.isEmpty() || layer.toleranceUnits.compare(QLatin1String("PIXELS"), Qt::CaseInsensitive) == 0)
-        tolerance *= cell;
-    // Sources filter by this box: with a zero tolerance (polygons, RADIUS=0) it
-    // still needs an area, or the source would read the whole layer. The
-    // distance test below keeps the exact tolerance.
-    const double pad = std::max(tolerance, cell / 2);
-    const Rect search{px - pad, py - pad, px + pad, py + pad};
-
-    auto source = openFeatureSource(ctx.map, layer, error);
-    if (!source) return std::nullopt;
-    std::optional<Crs> layerCrs = projectionCrs(ctx.map, layer.projection);
-    if (!layerCrs) layerCrs = source->nativeCrs();
-    const std::optional<Crs> mapCrs = p.crs.isValid() ? std::optional<Crs>(p.crs) : projectionCrs(ctx.map, ctx.map.projection);
-    std::shared_ptr<CoordinateTransform> toMap;
-    FeatureQuery q;
-    q.bbox = search;
-    q.attributes = {QStringLiteral("*")};
-    if (layerCrs && mapCrs && *layerCrs != *mapCrs) {
-        q.bbox = projectRect(*mapCrs, *layerCrs, search);
-        toMap = CoordinateTransform::forThread(*layerCrs, *mapCrs);
-    }
-    auto cursor = source->query(q, error);
-    if (!cursor) return std::nullopt;
-    LayerResult result;
-    result.layer = &layer;
-    result.fields = cursor->fields();
-    Feature f;
-    while (cursor->next(f)) {
-        if (toMap && !toMap->isIdentity()) toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
-        if (distanceToPoint(f.geometry, px, py) > tolerance) continue;
-        result.features << f;
-    }
-    std::sort(result.features.begin(), result.features.end(), [](const Feature& a, const Feature& b) { return a.id < b.id; });
-    if (maxFeatures > 0 && result.features.size() > maxFeatures) result.features.resize(maxFeatures);
-    return result;
-}
-
-std::optional<LayerResult> queryRaster(const WmsContext& ctx, const GetMapParams& p, const LayerDef& layer,
-                                       const RasterQueryPoint& point, QString* error)
-{
-    const std::optional<Crs> mapCrs = p.crs.isValid() ? std::optional<Crs>(p.crs) : projectionCrs(ctx.map, ctx.map.projection);
-    auto raster = queryRasterLayer(ctx.map, layer, mapCrs.value_or(Crs()), point, error);
-    if (!raster) return std::nullopt;
-    return LayerResult{&layer, raster->fields, raster->features};
-}
-
-}  // namespace
 
 Response wmsGetFeatureInfo(const WmsContext& ctx)
 {
@@ -101,43 +47,41 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
     const double px = p.bbox.minx + (ix + 0.5) * cellX, py = p.bbox.maxy - (iy + 0.5) * cellY;
 
     // RADIUS (vendor, as mapserv): every layer's TOLERANCE in pixels.
-    std::optional<int> radius;
+    PointQuery query;
+    query.x = px;
+    query.y = py;
+    query.crs = p.crs;
+    query.cellSize = cellX;
+    query.scaleDenom = makeMapViewFromEdges(p.bbox, p.width, p.height, p.crs, effectiveUnits(ctx.map, p.crs),
+                                            ctx.map.resolution).scaleDenom;
+    query.maxFeatures = count;
+    query.cancel = ctx.request.cancel;
     if (auto r = ctx.request.value(QStringLiteral("RADIUS")); r && r->compare(QLatin1String("bbox"), Qt::CaseInsensitive) != 0)
-        radius = r->toInt();
-    std::deque<LayerDef> withRadius;  // stable addresses for LayerResult::layer
+        query.tolerancePixels = r->toInt();
 
     const QSet<int> enabled = enabledLayers(ctx.map, QStringLiteral("GetFeatureInfo"));
-    QList<LayerResult> results;
+    QList<FeatureInfoLayer> results;
     bool matched = false;
     for (const QString& name : queryLayers->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         for (int i = 0; i < ctx.map.layers.size(); ++i) {
-            const LayerDef* def = &ctx.map.layers[i];
-            if (!layerMatches(ctx.map, *def, name) || !enabled.contains(i)) continue;
-            if (radius) {
-                withRadius.push_back(*def);
-                withRadius.back().tolerance = *radius;
-                withRadius.back().toleranceUnits = QStringLiteral("PIXELS");
-                def = &withRadius.back();
-            }
-            const LayerDef& layer = *def;
+            const PreparedLayer& layer = ctx.prepared.layer(i);
+            if (!layerMatches(ctx.map, layer.def(), name) || !enabled.contains(i)) continue;
             // Only queryable layers count as found: a group of non-queryable
             // layers is "not offered" (LayerNotDefined), as in mapserv.
-            if (!layerQueryable(layer)) continue;
+            if (!layerQueryable(layer.def())) continue;
             matched = true;
-            QString error;
-            std::optional<LayerResult> r;
-            if (layer.type == LayerType::Raster)
-                r = queryRaster(ctx, p, layer, {px, py, cellX, count}, &error);
-            else
-                r = queryLayer(ctx, p, layer, px, py, cellX, count, &error);
-            if (!r) return ctx.error({}, where + error);
-            results << *r;
+            PointQueryResult r = layer.queryPoint(query);
+            if (!r.error.isEmpty()) return ctx.error({}, where + r.error);
+            results << FeatureInfoLayer{&layer.def(), r.fields, r.features};
         }
     }
+    if (query.cancel.isCancelled())
+        return ctx.error({}, where + QStringLiteral("The request ran over the server's time limit and was cancelled."));
     if (!matched)
         return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Layer(s) specified in QUERY_LAYERS parameter is not offered by the service instance."));
 
     Response r;
+    r.subject = Response::Subject{ctx.request.value(QStringLiteral("LAYERS")).value_or(QString()), p.srs, p.width, p.height};
     const auto is = [&](const char* f) { return format.compare(QLatin1String(f), Qt::CaseInsensitive) == 0; };
     if (is("application/vnd.ogc.gml") || is("GML")) {
         r.body = featureInfoGml(results, p.srs.isEmpty() ? epsgCodes(ctx.map.projection, nullptr, true) : p.srs);

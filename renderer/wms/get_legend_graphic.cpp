@@ -9,8 +9,9 @@
 
 #include "data/feature_source_factory.h"
 #include "encode/image_encoder.h"
+#include "geo/map_projection.h"
 #include "geo/crs.h"
-#include "render/feature_classifier.h"
+#include "expr/feature_classifier.h"
 
 #include <QGuiApplication>
 #include <QPainter>
@@ -44,7 +45,7 @@ std::optional<QSet<int>> classesInBox(const MapDef& map, const LayerDef& layer, 
     if (!classifier.compile(layer, &error)) return std::nullopt;
     FeatureQuery q;
     q.bbox = bbox;
-    std::optional<Crs> layerCrs = projectionCrs(map, layer.projection);
+    std::optional<Crs> layerCrs = resolveProjection(map, layer.projection);
     if (!layerCrs) layerCrs = source->nativeCrs();
     if (layerCrs && crs.isValid() && *layerCrs != crs) q.bbox = projectRect(crs, *layerCrs, bbox);
     q.attributes = classifier.attributes();
@@ -170,7 +171,7 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
             const auto srs = ctx.request.value(ctx.version >= Wms130 ? QStringLiteral("CRS") : QStringLiteral("SRS"));
             if (ok && v[2] > v[0] && v[3] > v[1]) bbox = Rect{v[0], v[1], v[2], v[3]};
             if (srs) crs = Crs::fromUserInput(*srs).value_or(Crs());
-            if (!crs.isValid()) crs = projectionCrs(ctx.map, ctx.map.projection).value_or(Crs());
+            if (!crs.isValid()) crs = resolveProjection(ctx.map, ctx.map.projection).value_or(Crs());
         }
         QList<LegendEntry> entries;
         for (int index : layers) {

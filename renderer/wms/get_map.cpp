@@ -6,24 +6,6 @@
 
 namespace maptune {
 
-namespace {
-
-// MapServer draws the STATUS DEFAULT layers first, then the requested ones in
-// LAYERS order: a copy of the map with its layers in that order and switched on.
-MapDefPtr mapForLayers(const MapDef& map, const QList<int>& order)
-{
-    auto copy = std::make_shared<MapDef>(map);
-    copy->layers.clear();
-    for (int index : order) {
-        LayerDef layer = map.layers[index];
-        if (layer.status != LayerStatus::Default) layer.status = LayerStatus::On;
-        copy->layers.append(layer);
-    }
-    return copy;
-}
-
-}  // namespace
-
 Response wmsGetMap(const WmsContext& ctx)
 {
     GetMapParamsResult loaded = loadGetMapParams(ctx, QStringLiteral("GetMap"), true);
@@ -39,7 +21,9 @@ Response wmsGetMap(const WmsContext& ctx)
     req.transparent = p.transparent;
     req.background = p.background;
     req.cancel = ctx.request.cancel;
-    const RenderResult result = MapRenderer(mapForLayers(ctx.map, p.layers)).render(req);
+    // MapServer draws the STATUS DEFAULT layers first, then LAYERS in order.
+    req.layerOrder = p.layers;
+    const RenderResult result = MapRenderer(ctx.prepared.shared_from_this()).render(req);
     if (!result.ok())
         return ctx.error({}, QStringLiteral("msWMSGetMap(): WMS server error. ") + result.error, {p.width, p.height});
     if (req.cancel.isCancelled())
@@ -47,6 +31,7 @@ Response wmsGetMap(const WmsContext& ctx)
                                             "and was cancelled; ask for a smaller image or fewer layers."),
                          {p.width, p.height});
     Response r;
+    r.subject = Response::Subject{ctx.request.value(QStringLiteral("LAYERS")).value_or(QString()), p.srs, p.width, p.height};
     r.body = result.bytes;
     r.setContentType(result.mimeType.toUtf8());
     r.trace = result.trace;

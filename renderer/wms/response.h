@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QString>
 
 #include <optional>
 #include <utility>
@@ -20,6 +21,15 @@ struct Response {
     // turn it into Server-Timing and /metrics; it is not a header here so that
     // `maptune-cli request --headers` prints only what mapserv prints.
     std::optional<Trace> trace;
+
+    // What a map request was about, as the operation validated it (for the
+    // workbench's request log; transports need not parse the query again).
+    struct Subject {
+        QString layers;    // LAYERS as sent
+        QString crs;       // CRS / SRS as sent
+        int width = 0, height = 0;
+    };
+    std::optional<Subject> subject;
 
     QByteArray contentType() const
     {

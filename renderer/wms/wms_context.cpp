@@ -70,10 +70,10 @@ bool layerQueryable(const LayerDef& layer)
     return false;
 }
 
-QString onlineResource(const MapDef& map)
+QString onlineResource(const MapDef& map, const QString& selfUrl)
 {
     QString url = wmsMetadata(map.web.metadata, QStringLiteral("onlineresource"))
-                      .value_or(QStringLiteral("http://localhost/cgi-bin/mapserv?"));
+                      .value_or(selfUrl.isEmpty() ? QStringLiteral("http://localhost/cgi-bin/mapserv?") : selfUrl);
     if (!url.endsWith(QLatin1Char('?')) && !url.endsWith(QLatin1Char('&')))
         url += url.contains(QLatin1Char('?')) ? QLatin1Char('&') : QLatin1Char('?');
     return url;

@@ -4,6 +4,7 @@
 // MapServer's metadata lookups.
 
 #include "mapfile/map_def.h"
+#include "render/prepared_map.h"
 #include "wms/response.h"
 #include "wms/service_exception.h"
 #include "wms/wms_request.h"
@@ -13,6 +14,7 @@
 namespace maptune {
 
 struct WmsContext {
+    const PreparedMap& prepared;
     const MapDef& map;
     const WmsRequest& request;
     int version = WmsVersionNotSet;
@@ -53,8 +55,10 @@ bool layerMatches(const MapDef& map, const LayerDef& layer, const QString& name)
 // msIsLayerQueryable: a TEMPLATE on the layer or one of its classes.
 bool layerQueryable(const LayerDef& layer);
 
-// msOWSGetOnlineResource: wms_onlineresource ending in '?' or '&'.
-QString onlineResource(const MapDef& map);
+// msOWSGetOnlineResource: wms_onlineresource ending in '?' or '&'; without
+// one, the URL the request came to (as mapserv builds it from the CGI
+// environment), else MapServer's placeholder.
+QString onlineResource(const MapDef& map, const QString& selfUrl);
 
 Response wmsGetCapabilities(const WmsContext& ctx);
 Response wmsGetMap(const WmsContext& ctx);

@@ -17,6 +17,9 @@ struct WmsRequest {
     QList<std::pair<QString, QString>> params;
     // Cancelled by the transport when the request runs over its time limit.
     CancelToken cancel;
+    // The URL the client called ("http://host:port/map"), when the transport
+    // knows it: capabilities of a map without wms_/ows_onlineresource name it.
+    QString selfUrl;
 
     // "a=1&B=x%20y": '+' is a space, %XX decoded as UTF-8; empty keys are dropped.
     static WmsRequest fromQueryString(const QByteArray& rawUrlEncoded);

@@ -4,7 +4,9 @@
 
 namespace maptune {
 
-WmsService::WmsService(MapDefPtr map) : m_map(std::move(map)) {}
+WmsService::WmsService(PreparedMapPtr map) : m_map(std::move(map)) {}
+
+WmsService::WmsService(MapDefPtr map) : m_map(PreparedMap::prepare(std::move(map))) {}
 
 namespace {
 
@@ -44,13 +46,13 @@ std::optional<Response> negotiateUpdateSequence(const WmsContext& ctx)
 
 Response WmsService::handle(const WmsRequest& request) const
 {
-    const MapDef& map = *m_map;
+    const MapDef& map = m_map->map();
     std::optional<QString> version = request.value(QStringLiteral("VERSION"));
     if (!version) version = request.value(QStringLiteral("WMTVER"));
     const std::optional<QString> service = request.value(QStringLiteral("SERVICE"));
     const QString op = request.value(QStringLiteral("REQUEST")).value_or(QString());
 
-    WmsContext ctx{map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
+    WmsContext ctx{*m_map, map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
     if (service && service->compare(QLatin1String("WMS"), Qt::CaseInsensitive) != 0)
         return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Unsupported SERVICE (%1).").arg(*service),
                              QStringLiteral("ServiceNotDefined"));

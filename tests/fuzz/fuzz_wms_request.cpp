@@ -51,9 +51,9 @@ const char* const kMap = R"(MAP
 END
 )";
 
-const MapDef& fuzzMap()
+const PreparedMap& fuzzMap()
 {
-    static const MapDefPtr map = parseMapText(QByteArray(kMap), QString()).map;
+    static const PreparedMapPtr map = PreparedMap::prepare(parseMapText(QByteArray(kMap), QString()).map);
     check(map != nullptr, "the fuzz map parses");
     return *map;
 }
@@ -74,14 +74,15 @@ void ensureGuiApplication()
 
 int wmsRequest(const uint8_t* data, size_t size)
 {
-    const MapDef& map = fuzzMap();
+    const PreparedMap& prepared = fuzzMap();
+    const MapDef& map = prepared.map();
     const WmsRequest request =
         WmsRequest::fromQueryString(QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size)));
     for (const auto& [key, value] : request.params) check(!key.isEmpty(), "no empty keys");
 
     std::optional<QString> version = request.value(QStringLiteral("VERSION"));
     if (!version) version = request.value(QStringLiteral("WMTVER"));
-    WmsContext ctx{map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
+    WmsContext ctx{prepared, map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
     if (ctx.version == WmsVersionBad) ctx.version = WmsVersionNotSet;
 
     for (const bool isGetMap : {true, false}) {

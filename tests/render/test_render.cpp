@@ -120,7 +120,7 @@ private Q_SLOTS:
         req.layersGiven = given;
         QString err;
         QStringList names;
-        for (const LayerDef* l : MapRenderer::selectLayers(m, req, &err)) names << l->name;
+        for (int i : MapRenderer::selectLayers(m, req, &err)) names << m.layers[i].name;
         QCOMPARE(!err.isEmpty(), error);
         QCOMPARE(names, drawn);
     }

@@ -8,9 +8,12 @@
 #include <httplib.h>
 
 #include <QFile>
-#include <QSaveFile>
+#include <QImage>
+#include <QMutex>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 
 #include <arpa/inet.h>
@@ -117,6 +120,7 @@ private Q_SLOTS:
     void gracefulStop();
     void hotReload();
     void hotReloadFollowsIncludes();
+    void hotReloadUnderLoad();
     void duplicateAndBrokenMaps();
 };
 
@@ -419,6 +423,71 @@ void TestServer::hotReload()
     QTRY_VERIFY_WITH_TIMEOUT(capabilities().contains("Fixed again"), 5000);
     QVERIFY(f.registry.status().first().lastError.isEmpty());
     QCOMPARE(f.registry.find(QStringLiteral("live"))->generation, 3);
+}
+
+// Clients keep asking while the mapfile flips between a red and a blue
+// version: every answer is a whole image of one version (the PreparedMap of
+// a version is built before it is swapped in), never an error, never a mix.
+void TestServer::hotReloadUnderLoad()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("flip.map"));
+    auto version = [](int i) {
+        const QByteArray colour = i % 2 ? "0 0 255" : "255 0 0";
+        return "MAP NAME 'flip' SIZE 40 40 EXTENT 0 0 10 10 PROJECTION 'init=epsg:4326' END\n"
+               " WEB METADATA 'wms_enable_request' '*' 'wms_srs' 'EPSG:4326' 'wms_title' 'v" + QByteArray::number(i) + "' END END\n"
+               "LAYER NAME 'sq' TYPE POLYGON STATUS ON FILTER ([k] = 1)\n"
+               " FEATURE POINTS 0 0 10 0 10 10 0 10 0 0 END ITEMS '1' END PROCESSING 'ITEMS=k'\n"
+               " CLASS EXPRESSION ([k] > 0) STYLE COLOR " + colour + " END END END END\n";
+    };
+    writeText(path, version(0));
+    Fixture f({path});
+    std::atomic<bool> stop{false};
+    std::atomic<int> answers{0}, bad{0};
+    QStringList problems;
+    QMutex problemsMutex;
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 3; ++c) {
+        clients.emplace_back([&] {
+            httplib::Client client = f.client();
+            while (!stop) {
+                auto r = client.Get("/flip?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=sq&STYLES=&SRS=EPSG:4326"
+                                    "&BBOX=0,0,10,10&WIDTH=20&HEIGHT=20&FORMAT=image/png");
+                QString problem;
+                if (!r || r->status != 200) {
+                    problem = QStringLiteral("HTTP %1").arg(r ? r->status : -1);
+                } else {
+                    // Inside the square (its edges are antialiased against the background).
+                    const QImage image = QImage::fromData(QByteArray::fromStdString(r->body), "PNG");
+                    const QRgb first = image.isNull() ? 0 : image.pixel(5, 5);
+                    const bool uniform = !image.isNull() && image.pixel(14, 14) == first && image.pixel(10, 10) == first;
+                    if (!uniform || (first != qRgb(255, 0, 0) && first != qRgb(0, 0, 255)))
+                        problem = QStringLiteral("not one version's image: pixel %1, %2 bytes")
+                                      .arg(first, 8, 16, QLatin1Char('0'))
+                                      .arg(r->body.size());
+                }
+                ++answers;
+                if (!problem.isEmpty()) {
+                    ++bad;
+                    QMutexLocker lock(&problemsMutex);
+                    problems << problem;
+                }
+            }
+        });
+    }
+    for (int i = 1; i <= 20; ++i) {
+        writeText(path, version(i));
+        // Nanosecond mtimes and sizes tell every edit apart; reload now.
+        f.registry.checkForChanges();
+        QCOMPARE(f.registry.find(QStringLiteral("flip"))->map->web.metadata.value(QStringLiteral("wms_title")).value_or(QString()),
+                 QStringLiteral("v%1").arg(i));
+        QThread::msleep(20);
+    }
+    stop = true;
+    for (auto& t : clients) t.join();
+    QVERIFY2(bad == 0, qPrintable(problems.join(QLatin1Char('\n'))));
+    QVERIFY(answers > 20);
+    QCOMPARE(f.registry.find(QStringLiteral("flip"))->generation, 21);
 }
 
 void TestServer::duplicateAndBrokenMaps()

@@ -4,8 +4,8 @@
 #include "ui_test_support.h"
 
 #include "identify_panel.h"
-#include "identify_query.h"
-#include "layer_extent.h"
+#include "render/identify_query.h"
+#include "render/layer_extent.h"
 #include "layer_list_model.h"
 #include "map_canvas.h"
 #include "trace_relay.h"
@@ -43,6 +43,8 @@ private Q_SLOTS:
     void canvasClickEmitsMapPoint();
     void identifyQuery_data();
     void identifyQuery();
+    void identifyHonoursLayerTolerance_data();
+    void identifyHonoursLayerTolerance();
     void identifyPanelShowsAttributes();
     void layerExtentForZoom_data();
     void layerExtentForZoom();
@@ -231,13 +233,15 @@ void TestUiCanvas::identifyQuery_data()
     QTest::addColumn<QPointF>("point");
     QTest::addColumn<double>("unitsPerPixel");
     QTest::addColumn<QStringList>("expected");  // "layer:first attribute", top layer first
-    // The tolerance is 3 px: 3 map units at 1 unit/px, 9 at 3 units/px.
+    // GetFeatureInfo's rule (MapServer's): TOLERANCE defaults to 3 px for
+    // points and lines -- 3 map units at 1 unit/px, 9 at 3 units/px -- and to
+    // 0 for polygons, which a click finds by being inside.
     QTest::newRow("inside alpha") << QPointF(20, 20) << 1.0 << QStringList{"parcels:alpha"};
     QTest::newRow("on the road, inside beta") << QPointF(60, 51) << 1.0 << QStringList{"road:main", "parcels:beta"};
     QTest::newRow("near the road only") << QPointF(20, 52.5) << 1.0 << QStringList{"road:main"};
     QTest::newRow("between everything") << QPointF(45, 45) << 1.0 << QStringList{};
     // 7.07 from both squares' corners, 5 from the road.
-    QTest::newRow("wide tolerance") << QPointF(45, 45) << 3.0 << QStringList{"road:main", "parcels:alpha", "parcels:beta"};
+    QTest::newRow("wide tolerance") << QPointF(45, 45) << 3.0 << QStringList{"road:main"};
 }
 
 void TestUiCanvas::identifyQuery()
@@ -247,12 +251,45 @@ void TestUiCanvas::identifyQuery()
     QFETCH(QStringList, expected);
     LoadResult loaded = parseMapText(kParcels, QString());
     QVERIFY(loaded.ok());
-    const IdentifyQuery query(MapDefPtr(loaded.map), {"road", "parcels"}, point, unitsPerPixel);
+    const IdentifyQuery query(PreparedMap::prepare(loaded.map), {"road", "parcels"}, point, unitsPerPixel);
     QStringList got;
     for (const IdentifyLayerResult& r : query.run()) {
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         for (const Feature& f : r.features) got << r.layer + ":" + f.values.value(0);
     }
+    QCOMPARE(got, expected);
+}
+
+// The layer's own TOLERANCE and TOLERANCEUNITS decide, as in GetFeatureInfo.
+void TestUiCanvas::identifyHonoursLayerTolerance_data()
+{
+    QTest::addColumn<double>("tolerance");
+    QTest::addColumn<QString>("units");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("5 px: both corners are 7.07 away") << 5.0 << "PIXELS" << QStringList{};
+    QTest::newRow("8 px") << 8.0 << "PIXELS" << QStringList{"parcels:alpha", "parcels:beta"};
+    QTest::newRow("4 px at 2 units/px") << 4.0 << "" << QStringList{"parcels:alpha", "parcels:beta"};
+    QTest::newRow("7 map units") << 7.0 << "meters" << QStringList{};
+    QTest::newRow("7.5 map units") << 7.5 << "meters" << QStringList{"parcels:alpha", "parcels:beta"};
+}
+
+void TestUiCanvas::identifyHonoursLayerTolerance()
+{
+    QFETCH(double, tolerance);
+    QFETCH(QString, units);
+    QFETCH(QStringList, expected);
+    LoadResult loaded = parseMapText(kParcels, QString());
+    QVERIFY(loaded.ok());
+    for (LayerDef& l : loaded.map->layers) {
+        if (l.name != QLatin1String("parcels")) continue;
+        l.tolerance = tolerance;
+        l.toleranceUnits = units;
+    }
+    const double unitsPerPixel = units.isEmpty() ? 2.0 : 1.0;
+    const IdentifyQuery query(PreparedMap::prepare(loaded.map), {"parcels"}, QPointF(45, 45), unitsPerPixel);
+    QStringList got;
+    for (const IdentifyLayerResult& r : query.run())
+        for (const Feature& f : r.features) got << r.layer + ":" + f.values.value(0);
     QCOMPARE(got, expected);
 }
 
@@ -262,7 +299,7 @@ void TestUiCanvas::identifyPanelShowsAttributes()
     QVERIFY(loaded.ok());
     IdentifyPanel panel;
     QSignalSpy done(&panel, &IdentifyPanel::finished);
-    panel.identify(MapDefPtr(loaded.map), {"road", "parcels"}, QPointF(70, 70), 1.0);
+    panel.identify(PreparedMap::prepare(loaded.map), {"road", "parcels"}, QPointF(70, 70), 1.0);
     QVERIFY(done.wait(5000));
     QCOMPARE(done.first().at(0).toInt(), 1);
     QTreeWidget* tree = panel.tree();

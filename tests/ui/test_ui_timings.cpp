@@ -5,6 +5,7 @@
 
 #include "timings_panel.h"
 
+#include "loadtest/latency_stats.h"
 #include "render/engine.h"
 
 #include <qcustomplot.h>
@@ -285,12 +286,13 @@ void TestUiTimings::timingsPercentile_data()
     QTest::addColumn<QList<double>>("values");
     QTest::addColumn<double>("p");
     QTest::addColumn<double>("expected");
-    // Nearest rank: the ceil(p/100*n)-th smallest.
+    // The load reports' definition (linear between closest ranks), so that
+    // the panel and a benchmark report give one p95 for the same requests.
     QTest::newRow("empty") << QList<double>{} << 50.0 << 0.0;
     QTest::newRow("one") << QList<double>{7} << 95.0 << 7.0;
-    QTest::newRow("p50 of 4") << QList<double>{4, 1, 3, 2} << 50.0 << 2.0;
+    QTest::newRow("p50 of 4") << QList<double>{4, 1, 3, 2} << 50.0 << 2.5;
     QTest::newRow("p95 of 20") << QList<double>{20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
-                               << 95.0 << 19.0;
+                               << 95.0 << 19.05;
     QTest::newRow("p100") << QList<double>{3, 9, 1} << 100.0 << 9.0;
 }
 
@@ -299,7 +301,9 @@ void TestUiTimings::timingsPercentile()
     QFETCH(QList<double>, values);
     QFETCH(double, p);
     QFETCH(double, expected);
-    QCOMPARE(TimingsPanel::percentile(values, p), expected);
+    QVERIFY(qAbs(TimingsPanel::percentile(values, p) - expected) < 1e-9);
+    std::sort(values.begin(), values.end());
+    QCOMPARE(TimingsPanel::percentile(values, p), LatencyStats::percentile(values, p).value_or(0));
 }
 
 void TestUiTimings::timingsServedRequests()
@@ -322,9 +326,10 @@ void TestUiTimings::timingsServedRequests()
     QCOMPARE(rate->data()->at(last)->value, 3.0);
     QCOMPARE(rate->data()->at(last - 1)->value, 0.0);
     QCOMPARE(rate->data()->at(last - 2)->value, 1.0);
-    // The window of the newest point holds all four: p50 = 2nd smallest, p95 = largest.
-    QCOMPARE(p50->data()->at(last)->value, 20.0);
-    QCOMPARE(p95->data()->at(last)->value, 100.0);
+    // The window of the newest point holds all four (10, 20, 30, 100), and
+    // the percentiles are the load reports': p50 = 25, p95 = 30 + 0.85 * 70.
+    QCOMPARE(p50->data()->at(last)->value, 25.0);
+    QCOMPARE(p95->data()->at(last)->value, 89.5);
 }
 
 void TestUiTimings::timeWindowLimitsServerChart_data()

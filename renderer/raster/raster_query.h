@@ -5,9 +5,11 @@
 // green, blue — values formatted like msRASTERLayerGetShape (%.8g).
 
 #include "data/feature_source.h"
+#include "expr/feature_classifier.h"
 #include "geo/crs.h"
 #include "mapfile/map_def.h"
 
+#include <memory>
 #include <optional>
 
 namespace maptune {
@@ -21,6 +23,9 @@ struct RasterQueryPoint {
     double x = 0, y = 0;       // in mapCrs
     double cellSize = 0;       // map units per output pixel (PIXELS tolerance)
     int maxResults = 1;        // 1: the single nearest pixel (MS_SINGLE)
+    std::optional<double> tolerancePixels;  // mapserv's RADIUS: overrides the layer's TOLERANCE
+    // The layer's class expressions as prepared; null: compiled for this query.
+    std::shared_ptr<const LayerExpressions> expressions;
 };
 
 std::optional<RasterQueryResult> queryRasterLayer(const MapDef& map, const LayerDef& layer, const Crs& mapCrs,

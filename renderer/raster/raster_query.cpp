@@ -1,11 +1,12 @@
-#include "wms/raster_query.h"
+#include "raster/raster_query.h"
 
+#include "expr/feature_classifier.h"
 #include "geo/coordinate_transform.h"
+#include "mapfile/map_paths.h"
 #include "mapfile/processing.h"
 #include "raster/dataset_cache.h"
 #include "raster/geo_transform.h"
 #include "raster/raster_layer_renderer.h"
-#include "render/feature_classifier.h"
 
 #include <gdal.h>
 
@@ -133,7 +134,7 @@ bool queryDataset(QueryState& s, GDALDatasetH ds, const Crs& layerCrs, const Rec
         search = projectSearchRect(*toLayer, queryRect);
     }
     const GeoTransform gt = GeoTransform::forRaster(ds, s.layer, ProcessingOptions(s.layer.processing),
-                                                    RasterLayerRenderer::mapDirectory(s.map));
+                                                    mapDirectory(s.map));
     const auto inverse = gt.inverted();
     if (!inverse) return true;
     int win[4];
@@ -180,7 +181,7 @@ bool queryDataset(QueryState& s, GDALDatasetH ds, const Crs& layerCrs, const Rec
 
 bool queryRect(QueryState& s, const Rect& rect, QString* error)
 {
-    const QString path = RasterLayerRenderer::resolvePath(s.map, s.layer.data);
+    const QString path = resolveDataPath(s.map, s.layer.data);
     QStringList openOptions;
     for (const auto& [k, v] : s.layer.connectionOptions.items) openOptions << k + QLatin1Char('=') + v;
     GDALDatasetH ds = DatasetCache::open(path, openOptions, error);
@@ -242,9 +243,9 @@ std::optional<RasterQueryResult> queryRasterLayer(const MapDef& map, const Layer
     QueryState s{map, layer, mapCrs, point, true, 0, 1000000, -1, {}, std::nullopt};
     if (point.maxResults > 0) s.hardMax = point.maxResults;
     if (!layer.classes.isEmpty()) {
-        FeatureClassifier classifier;
+        FeatureClassifier classifier(point.expressions);
         QString ignored;
-        if (classifier.compile(layer, &ignored)
+        if ((point.expressions || classifier.compile(layer, &ignored))
             && classifier.bind({QStringLiteral("pixel"), QStringLiteral("value_0"), QStringLiteral("red"),
                                 QStringLiteral("green"), QStringLiteral("blue")}, &ignored))
             s.classifier = std::move(classifier);
@@ -252,8 +253,9 @@ std::optional<RasterQueryResult> queryRasterLayer(const MapDef& map, const Layer
     if (layer.data.isEmpty()) return toResult(s);
 
     // No buffer in a WMS query: the layer tolerance (0 for rasters) in map units.
-    double tolerance = layer.tolerance >= 0 ? layer.tolerance : 0;
-    if (layer.toleranceUnits.isEmpty() || layer.toleranceUnits.compare(QLatin1String("PIXELS"), Qt::CaseInsensitive) == 0)
+    double tolerance = point.tolerancePixels ? *point.tolerancePixels : layer.tolerance >= 0 ? layer.tolerance : 0;
+    if (point.tolerancePixels || layer.toleranceUnits.isEmpty()
+        || layer.toleranceUnits.compare(QLatin1String("PIXELS"), Qt::CaseInsensitive) == 0)
         tolerance *= point.cellSize;
     s.rangeDist2 = tolerance * tolerance;
     // Single mode first tries the pixel under the point, usually the nearest.

@@ -1,0 +1,64 @@
+#pragma once
+// FILTER and CLASS selection for one layer: LayerExpressions compiles FILTER,
+// class EXPRESSIONs and TEXTs once (a prepared layer keeps them for every
+// request); a FeatureClassifier binds them to one cursor's field list.
+
+#include "expr/expression.h"
+#include "mapfile/map_def.h"
+
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace maptune {
+
+class LayerExpressions {
+public:
+    // Errors name the layer and class. `layer` must outlive the result.
+    static std::shared_ptr<const LayerExpressions> compile(const LayerDef& layer, QString* error);
+    // Every attribute the layer needs from its source.
+    const QStringList& attributes() const { return m_attributes; }
+    const LayerDef& layer() const { return *m_layer; }
+
+private:
+    friend class FeatureClassifier;
+    struct CompiledClass {
+        const ClassDef* def = nullptr;
+        std::optional<Expression> expression;
+        std::optional<Expression> text;
+    };
+    const LayerDef* m_layer = nullptr;
+    std::optional<Expression> m_filter;
+    QList<CompiledClass> m_classes;
+    QStringList m_attributes;
+};
+
+class FeatureClassifier {
+public:
+    FeatureClassifier() = default;
+    explicit FeatureClassifier(std::shared_ptr<const LayerExpressions> compiled) : m_compiled(std::move(compiled)) {}
+
+    // Compiles on the spot (for one-off uses such as a legend).
+    bool compile(const LayerDef& layer, QString* error);
+    QStringList attributes() const { return m_compiled ? m_compiled->attributes() : QStringList(); }
+    bool bind(const QStringList& fields, QString* error);
+
+    bool passesFilter(const QStringList& values) const;
+    // Index of the first matching class in scale range, or -1.
+    int classify(const QStringList& values, double scaleDenom) const;
+    // Label text for a feature of class `cls` (CLASS TEXT, else LABELITEM).
+    QString labelText(int cls, const QStringList& values) const;
+
+private:
+    struct BoundClass {
+        std::optional<BoundExpression> expression;
+        std::optional<BoundExpression> text;
+    };
+    std::shared_ptr<const LayerExpressions> m_compiled;
+    std::optional<BoundExpression> m_filter;
+    QList<BoundClass> m_classes;
+    int m_labelItem = -1;
+};
+
+}  // namespace maptune

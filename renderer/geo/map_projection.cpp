@@ -1,0 +1,82 @@
+#include "geo/map_projection.h"
+
+#include "geo/coordinate_transform.h"
+#include "mapfile/map_paths.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTextStream>
+
+#include <cmath>
+#include <vector>
+
+namespace maptune {
+
+namespace {
+
+// "<code> +proj=... <>" lines of a PROJ init file, as MapServer reads them.
+std::optional<ProjectionDef> readInitFile(const QString& path, const QString& code, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        if (error) *error = QStringLiteral("cannot open projection file '%1': %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    const QString tag = QLatin1Char('<') + code + QLatin1Char('>');
+    QTextStream in(&file);
+    while (!in.atEnd()) {
+        QString line = in.readLine().trimmed();
+        if (!line.startsWith(tag)) continue;
+        line = line.mid(tag.size());
+        line.remove(QStringLiteral("<>"));
+        ProjectionDef expanded;
+        for (const QString& token : line.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            expanded.args << (token.startsWith(QLatin1Char('+')) ? token.mid(1) : token);
+        return expanded;
+    }
+    if (error) *error = QStringLiteral("projection file '%1' has no entry <%2>").arg(path, code);
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Crs> resolveProjection(const MapDef& map, const ProjectionDef& projection, QString* error)
+{
+    if (!projection.isSet() || projection.isAuto()) return Crs::fromProjection(projection, error);
+    if (projection.args.size() == 1) {
+        static const QRegularExpression initFile(QStringLiteral("^\\+?init=(.*[/\\\\].*):(\\w+)$"));
+        const auto m = initFile.match(projection.args[0].trimmed());
+        if (m.hasMatch()) {
+            const auto expanded = readInitFile(mapRelativePath(map, m.captured(1)), m.captured(2), error);
+            if (!expanded) return std::nullopt;
+            return Crs::fromProjection(*expanded, error);
+        }
+    }
+    return Crs::fromProjection(projection, error);
+}
+
+Rect projectRect(const Crs& from, const Crs& to, const Rect& r)
+{
+    auto t = CoordinateTransform::forThread(from, to);
+    if (!t || t->isIdentity()) return r;
+    constexpr int kSamples = 100;
+    std::vector<double> xs, ys;
+    const double dx = r.width() / kSamples, dy = r.height() / kSamples;
+    for (int i = 0; i <= kSamples; ++i) {
+        const double x = r.minx + i * dx, y = r.miny + i * dy;
+        xs.insert(xs.end(), {x, x, r.minx, r.maxx});
+        ys.insert(ys.end(), {r.miny, r.maxy, y, y});
+    }
+    t->transform(xs.data(), ys.data(), int(xs.size()));
+    Rect out{HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (size_t i = 0; i < xs.size(); ++i) {
+        if (!std::isfinite(xs[i]) || !std::isfinite(ys[i])) continue;
+        out.minx = std::min(out.minx, xs[i]);
+        out.maxx = std::max(out.maxx, xs[i]);
+        out.miny = std::min(out.miny, ys[i]);
+        out.maxy = std::max(out.maxy, ys[i]);
+    }
+    return out.minx <= out.maxx ? out : r;
+}
+
+}  // namespace maptune

@@ -1,0 +1,22 @@
+#pragma once
+// The CRS a mapfile PROJECTION block means -- the one rule drawing, queries,
+// extents and capabilities share. `init=file:code` with a relative file reads
+// that file next to the mapfile (MapServer's rule), whatever the working
+// directory; every other form goes to PROJ (Crs::fromProjection).
+
+#include "geo/crs.h"
+#include "mapfile/map_def.h"
+
+#include <optional>
+
+namespace maptune {
+
+// nullopt for an unset or AUTO projection (error says which) and for one that
+// does not resolve.
+std::optional<Crs> resolveProjection(const MapDef& map, const ProjectionDef& projection, QString* error = nullptr);
+
+// msProjectRect: the bounds of 101 samples along each edge of `r`; `r` itself
+// when the transform is the identity or fails everywhere.
+Rect projectRect(const Crs& from, const Crs& to, const Rect& r);
+
+}  // namespace maptune

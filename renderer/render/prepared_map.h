@@ -1,0 +1,63 @@
+#pragma once
+// A loaded map made ready for requests, once per MapDef (load, each edit,
+// each hot reload) and then shared read-only between threads: per layer one
+// PreparedLayer holding what used to be rebuilt on every request -- compiled
+// FILTER / CLASS EXPRESSION / TEXT, SCALETOKEN variants, typed PROCESSING
+// with built LUT tables, resolved data paths and CRS -- and the map's own
+// CRS. Requests never copy or edit the MapDef.
+
+#include "geo/crs.h"
+#include "mapfile/map_def.h"
+#include "render/prepared_layer.h"
+
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace maptune {
+
+class PreparedMap;
+using PreparedMapPtr = std::shared_ptr<const PreparedMap>;
+
+class PreparedMap : public std::enable_shared_from_this<PreparedMap> {
+public:
+    static PreparedMapPtr prepare(MapDefPtr map);
+    ~PreparedMap();
+    PreparedMap(const PreparedMap&) = delete;
+    PreparedMap& operator=(const PreparedMap&) = delete;
+
+    const MapDef& map() const { return *m_map; }
+    const MapDefPtr& mapPtr() const { return m_map; }
+    // The map's PROJECTION (nullopt: none, AUTO, or one that does not resolve,
+    // then crsError() says why).
+    const std::optional<Crs>& crs() const { return m_crs; }
+    const QString& crsError() const { return m_crsError; }
+
+    int layerCount() const { return int(m_layers.size()); }
+    const PreparedLayer& layer(int index) const { return *m_layers[size_t(index)]; }
+    // By NAME, case-insensitively; null when there is none.
+    const PreparedLayer* layer(const QString& name) const;
+
+    // Problems found while preparing that a request would otherwise repeat
+    // (unknown PROCESSING keys, ...), each naming its layer.
+    const QStringList& warnings() const { return m_warnings; }
+    // Files read while preparing (LUT files), for the hot-reload watcher.
+    const QStringList& filesRead() const { return m_filesRead; }
+
+    // How many prepared maps were built in this process (tests, benchmarks).
+    static qint64 preparedCount();
+
+private:
+    explicit PreparedMap(MapDefPtr map);
+
+    MapDefPtr m_map;
+    std::optional<Crs> m_crs;
+    QString m_crsError;
+    std::vector<std::unique_ptr<PreparedLayer>> m_layers;
+    QStringList m_warnings;
+    QStringList m_filesRead;
+};
+
+}  // namespace maptune

@@ -1,0 +1,34 @@
+#pragma once
+// A prepared RASTER layer: SCALETOKEN variants (DATA and TILEINDEX too), and
+// per variant the setup every render shares (typed PROCESSING, LUT tables,
+// raster classes, the resolved PROJECTION).
+
+#include "raster/raster_layer_renderer.h"
+#include "render/layer_variants.h"
+#include "render/prepared_layer.h"
+
+#include <vector>
+
+namespace maptune {
+
+class PreparedRasterLayer final : public PreparedLayer {
+public:
+    PreparedRasterLayer(const MapDef& map, const LayerDef& def, int index, const std::optional<Crs>& mapCrs);
+
+    bool render(const LayerDrawRequest& request) const override;
+    PointQueryResult queryPoint(const PointQuery& query) const override;
+    std::optional<Rect> extent(QString* error) const override;
+
+    // LUT files the setups read.
+    QStringList filesRead() const;
+
+private:
+    const RasterLayerSetup& setupFor(const LayerVariant& variant) const;
+
+    const MapDef& m_map;
+    LayerVariants m_variants;
+    std::vector<std::unique_ptr<RasterLayerSetup>> m_setups;  // parallel to m_variants.all()
+    std::optional<Crs> m_mapCrs;
+};
+
+}  // namespace maptune

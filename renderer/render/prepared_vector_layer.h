@@ -1,0 +1,28 @@
+#pragma once
+// A prepared vector layer (POINT, LINE, POLYGON and the kinds drawn like
+// them): SCALETOKEN variants with compiled expressions, the resolved CRS.
+
+#include "render/layer_variants.h"
+#include "render/prepared_layer.h"
+
+namespace maptune {
+
+class PreparedVectorLayer final : public PreparedLayer {
+public:
+    PreparedVectorLayer(const MapDef& map, const LayerDef& def, int index, const std::optional<Crs>& mapCrs);
+
+    bool render(const LayerDrawRequest& request) const override;
+    PointQueryResult queryPoint(const PointQuery& query) const override;
+    std::optional<Rect> extent(QString* error) const override;
+
+    const LayerVariants& variants() const { return m_variants; }
+
+private:
+    const MapDef& m_map;
+    LayerVariants m_variants;
+    std::optional<Crs> m_crs;    // PROJECTION resolved; unset: none (the map's) or AUTO (the data's)
+    QString m_crsError;          // a PROJECTION that does not resolve
+    std::optional<Crs> m_mapCrs;
+};
+
+}  // namespace maptune
