@@ -61,6 +61,11 @@ void MapCanvas::setMap(MapDefPtr map, bool keepView)
     m_prepared = PreparedMap::prepare(m_map);
     m_crs = m_prepared && m_prepared->crs() ? *m_prepared->crs() : Crs();
     m_units = m_map ? effectiveUnits(*m_map, m_crs) : QString();
+    if (!m_map) {
+        m_image = {};
+        m_layerErrors.clear();
+        update();
+    }
     if (!keepView || !hadMap) {
         m_history.clear();
         m_image = {};
@@ -231,6 +236,9 @@ void MapCanvas::renderDone()
     m_image = result.image;
     m_compareImage = job.before;
     m_imageExtent = m_renderExtent;
+    m_layerErrors.clear();
+    for (const LayerTrace& lt : result.trace.layers)
+        if (!lt.error.isEmpty()) m_layerErrors << lt.error;
     update();
     if (!result.warnings.isEmpty()) Q_EMIT renderWarnings(result.warnings);
     Q_EMIT renderFinished(result.trace, wallMs);
@@ -257,9 +265,31 @@ void MapCanvas::paintEvent(QPaintEvent*)
         }
     }
     if (m_compare) paintDivider(p);
+    paintMessages(p);
     if (m_watcher.isRunning()) {
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(rect().adjusted(6, 6, -6, -6), Qt::AlignRight | Qt::AlignTop, tr("rendering…"));
+    }
+}
+
+// What the user must know about the picture: that there is no map (the
+// file does not read), or which layers are missing from it and why.
+void MapCanvas::paintMessages(QPainter& p)
+{
+    QStringList lines;
+    if (!m_map) lines << tr("No map to show: the mapfile does not read. The problems are listed under the editor.");
+    for (const QString& e : std::as_const(m_layerErrors)) lines << tr("Not drawn: %1").arg(e);
+    if (lines.isEmpty()) return;
+    const QFontMetrics fm(font());
+    const int lineHeight = fm.height() + 2;
+    const int shown = std::min<int>(int(lines.size()), 4);
+    const QRect band(0, height() - shown * lineHeight - 8, width(), shown * lineHeight + 8);
+    p.fillRect(band, QColor(255, 240, 240, 225));
+    p.setPen(QColor(0xa0, 0x10, 0x10));
+    for (int i = 0; i < shown; ++i) {
+        QString text = i == shown - 1 && lines.size() > shown ? tr("… and %n more", "", int(lines.size()) - shown + 1) : lines[i];
+        text = fm.elidedText(text, Qt::ElideRight, width() - 12);
+        p.drawText(QRect(6, band.top() + 4 + i * lineHeight, width() - 12, lineHeight), Qt::AlignLeft | Qt::AlignVCenter, text);
     }
 }
 

@@ -35,6 +35,9 @@ public:
     MapDefPtr map() const { return m_map; }
     // The map as prepared for rendering and queries (null without a map).
     PreparedMapPtr prepared() const { return m_prepared; }
+    // The layers of the last render that could not be drawn, each "layer
+    // 'name': why" -- also written on the canvas, over the layers that drew.
+    const QStringList& layerErrors() const { return m_layerErrors; }
     // The layers to draw (RenderRequest::layers); unset: as the mapfile says.
     void setVisibleLayers(const QStringList& layers);
     void setTraceSink(TraceSink* sink) { m_sink = sink; }
@@ -91,6 +94,7 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
 
 private:
+    void paintMessages(QPainter& p);
     void scheduleRender();
     void startRender();
     void renderDone();
@@ -101,6 +105,7 @@ private:
 
     MapDefPtr m_map;
     PreparedMapPtr m_prepared;
+    QStringList m_layerErrors;
     Crs m_crs;
     QString m_units;
     QStringList m_layers;

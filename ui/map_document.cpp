@@ -145,10 +145,22 @@ bool MapDocument::compileNow()
     m_debounce.stop();
     LoadResult loaded = parseMapText(m_text.toPlainText().toUtf8(), m_path);
     Diagnostics diagnostics = loaded.diagnostics;
-    if (loaded.map && !hasErrors(diagnostics)) diagnostics += validateMap(*loaded.map);
+    const bool parsed = loaded.map && !hasErrors(diagnostics);
+    // The validator's findings (a missing data file, an unknown EPSG code)
+    // are shown, but the map is drawn anyway: the renderer draws every layer
+    // it can and names the ones it cannot, as `maptune-cli render` does.
+    if (parsed) diagnostics += validateMap(*loaded.map);
     m_diagnostics = diagnostics;
     Q_EMIT diagnosticsChanged(m_diagnostics);
-    if (!loaded.map || hasErrors(diagnostics)) return false;  // keep showing the last good map
+    if (!parsed) {
+        // Another file's last good map must not show under this file's name.
+        if (m_freshFile) {
+            m_freshFile = false;
+            m_lastGood.reset();
+            Q_EMIT mapChanged(nullptr, false);
+        }
+        return false;  // an edit of this file: keep showing its last good map
+    }
     m_lastGood = std::move(loaded.map);
     const bool sameFile = !m_freshFile;
     m_freshFile = false;

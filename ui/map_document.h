@@ -50,7 +50,8 @@ public:
 
 Q_SIGNALS:
     void diagnosticsChanged(const maptune::Diagnostics& diagnostics);
-    // A new good map from the text; `sameFile` is false after open().
+    // A new good map from the text; `sameFile` is false after open(). Null
+    // when a newly opened file does not parse (there is no good map of it).
     void mapChanged(maptune::MapDefPtr map, bool sameFile);
     void modificationChanged(bool modified);
     void pathChanged(const QString& path);

@@ -4,7 +4,9 @@
 #include "ui_test_support.h"
 
 #include "editor_panel.h"
+#include "layer_list_model.h"
 #include "main_window.h"
+#include "map_canvas.h"
 #include "map_document.h"
 #include "mapfile_editor.h"
 
@@ -46,6 +48,8 @@ private Q_SLOTS:
     void autosaveRecovery();
     void includeFilesOpenInTabs();
     void formatKeepsCommentsAndValues();
+    void missingDataFileDrawsTheRest();
+    void brokenFileHidesThePreviousMap();
     void failedSaveKeepsFileAndEdits_data();
     void failedSaveKeepsFileAndEdits();
     void killedSessionIsRecovered_data();
@@ -270,6 +274,73 @@ void TestUiDocument::formatKeepsCommentsAndValues()
     doc.textDocument()->redo();
     QVERIFY2(doc.save(&error), qPrintable(error));
     QCOMPARE(readFile(path), expected.toUtf8());
+}
+
+// One layer's data file is missing: the other layers draw, the canvas says
+// which layer is missing and why, and the layer list marks it.
+void TestUiDocument::missingDataFileDrawsTheRest()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir.filePath("m.map"),
+                                   "MAP SIZE 100 100 EXTENT 0 0 100 100\n"
+                                   "LAYER NAME 'square' TYPE POLYGON STATUS ON\n"
+                                   " FEATURE POINTS 0 0 100 0 100 100 0 100 0 0 END END\n"
+                                   " CLASS STYLE COLOR 255 0 0 END END END\n"
+                                   "LAYER NAME 'gone' TYPE LINE STATUS ON DATA 'nowhere.shp'\n"
+                                   " CLASS STYLE COLOR 0 0 0 END END END\n"
+                                   "END\n");
+    MainWindow window;
+    window.resize(1000, 700);
+    window.show();
+    QSignalSpy rendered(window.canvas(), &MapCanvas::renderFinished);
+    QVERIFY(window.openFile(path));
+    QVERIFY(window.canvas()->map());  // the validator's "not found" does not block the preview
+    QVERIFY(rendered.wait(10000));
+    const QStringList errors = window.canvas()->layerErrors();
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors[0].contains("layer 'gone'") && errors[0].contains("nowhere"), qPrintable(errors[0]));
+    const QImage shown = window.canvas()->grab().toImage();
+    QCOMPARE(QColor(shown.pixel(shown.width() / 2, shown.height() / 2)), QColor(255, 0, 0));  // the square drew
+    // The message band at the bottom is there (not the square's red).
+    QVERIFY(QColor(shown.pixel(3, shown.height() - 4)) != QColor(255, 0, 0));
+    LayerListModel* layers = window.layerModel();
+    bool marked = false;
+    for (int row = 0; row < layers->rowCount(); ++row) {
+        const QModelIndex name = layers->index(row, 0);
+        if (name.data().toString() != QLatin1String("gone")) continue;
+        marked = name.data(Qt::ToolTipRole).toString().contains("nowhere")
+                 && name.data(Qt::ForegroundRole).value<QBrush>().color() == QColor(Qt::red);
+    }
+    QVERIFY(marked);
+    // And the problem is listed where the editor shows problems.
+    bool listed = false;
+    for (const Diagnostic& d : window.document()->diagnostics()) listed = listed || d.message.contains("nowhere");
+    QVERIFY(listed);
+}
+
+// Opening a file that does not parse clears the previous file's map and its
+// include tabs: nothing of another file shows under this file's name.
+void TestUiDocument::brokenFileHidesThePreviousMap()
+{
+    QTemporaryDir dir;
+    writeFile(dir.filePath("layer.inc"), "LAYER NAME 'inc' TYPE POINT STATUS ON FEATURE POINTS 5 5 END END "
+                                         "CLASS STYLE COLOR 0 0 0 END END END\n");
+    const QString good = writeFile(dir.filePath("good.map"),
+                                   "MAP SIZE 10 10 EXTENT 0 0 10 10\n  INCLUDE 'layer.inc'\nEND\n");
+    const QString broken = writeFile(dir.filePath("broken.map"), "MAP SIZE 10 10 EXTENT 0 0 10 10\n  LAYER NAME \"x\n");
+    MainWindow window;
+    window.resize(1000, 700);
+    QVERIFY(window.openFile(good));
+    QVERIFY(window.canvas()->map());
+    QCOMPARE(window.editorPanel()->tabs()->count(), 2);
+    QCOMPARE(window.layerModel()->rowCount(), 1);
+    QVERIFY(window.openFile(broken));
+    QVERIFY(window.windowTitle().contains("broken.map"));
+    QVERIFY(!window.canvas()->map());
+    QVERIFY(!window.document()->lastGoodMap());
+    QCOMPARE(window.layerModel()->rowCount(), 0);
+    QCOMPARE(window.editorPanel()->tabs()->count(), 1);
+    QVERIFY(hasErrors(window.document()->diagnostics()));
 }
 
 void TestUiDocument::failedSaveKeepsFileAndEdits_data()
