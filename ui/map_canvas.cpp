@@ -283,7 +283,8 @@ void MapCanvas::paintMessages(QPainter& p)
     const QFontMetrics fm(font());
     const int lineHeight = fm.height() + 2;
     const int shown = std::min<int>(int(lines.size()), 4);
-    const QRect band(0, height() - shown * lineHeight - 8, width(), shown * lineHeight + 8);
+    // At the top, where the eye starts and no panel covers it.
+    const QRect band(0, 0, width(), shown * lineHeight + 8);
     p.fillRect(band, QColor(255, 240, 240, 225));
     p.setPen(QColor(0xa0, 0x10, 0x10));
     for (int i = 0; i < shown; ++i) {
