@@ -1,6 +1,6 @@
 #include "lut_curve_widget.h"
 
-#include "lut_curves.h"
+#include "raster/lut_curves.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

@@ -6,7 +6,7 @@
 // on the canvas shows the layer without its LUT left of a draggable divider.
 // Curves import from and export to GIMP curves files.
 
-#include "lut_curves.h"
+#include "raster/lut_curves.h"
 
 #include "mapfile/map_def.h"
 

@@ -21,13 +21,17 @@ namespace maptune {
 namespace {
 
 // Application fonts are registered once per process (QFontDatabase is
-// thread-safe for this); the family name is what QFont needs.
+// thread-safe for this); the family name is what QFont needs. Bounded: past
+// kMaxFonts distinct files (maps reloaded with ever new FONTSETs) the cache
+// starts over rather than grow.
 QString familyForFile(const QString& path)
 {
+    constexpr qsizetype kMaxFonts = 1024;
     static QMutex mutex;
     static QHash<QString, QString> families;
     QMutexLocker lock(&mutex);
     if (auto it = families.constFind(path); it != families.constEnd()) return *it;
+    if (families.size() >= kMaxFonts) families.clear();
     QString family;
     const int id = QFontDatabase::addApplicationFont(path);
     if (id >= 0) {

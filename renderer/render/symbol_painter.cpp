@@ -1,9 +1,9 @@
 #include "render/symbol_painter.h"
 
+#include <QCache>
 #include <QDir>
 #include <QFont>
 #include <QFontDatabase>
-#include <QHash>
 #include <QImage>
 #include <QMutex>
 
@@ -13,14 +13,18 @@ namespace maptune {
 
 namespace {
 
+// Pixmap symbols read once, kept up to a memory budget: a server that
+// reloads maps naming ever new image files must not grow without end.
 QImage pixmapFor(const QString& path)
 {
+    constexpr qsizetype kBudgetBytes = 64 << 20;
     static QMutex mutex;
-    static QHash<QString, QImage> cache;
+    static QCache<QString, QImage> cache(kBudgetBytes);
     QMutexLocker lock(&mutex);
-    if (auto it = cache.constFind(path); it != cache.constEnd()) return *it;
+    if (const QImage* hit = cache.object(path)) return *hit;
     QImage img(path);
-    cache.insert(path, img);
+    // An image bigger than the whole budget is not cached (QCache refuses it).
+    cache.insert(path, new QImage(img), std::max<qsizetype>(1, img.sizeInBytes()));
     return img;
 }
 

@@ -66,6 +66,20 @@ RenderRequest atWidth(double width)
     return req;
 }
 
+// The map's one raster layer shows `fine` at about 1:357 (10 m over 100 px
+// at 0.28 mm a pixel) and `coarse` at about 1:35,700 (1000 m).
+void checkScaleSwitch(const QString& mapfile, const QColor& fine, const QColor& coarse)
+{
+    const LoadResult loaded = loadMapFile(mapfile);
+    QVERIFY(loaded.ok());
+    const MapRenderer renderer(PreparedMap::prepare(loaded.map));
+    for (const auto& [width, colour] : {std::pair{10.0, fine}, std::pair{1000.0, coarse}}) {
+        const RenderResult r = renderer.render(atWidth(width));
+        QVERIFY2(r.trace.layers.value(0).error.isEmpty(), qPrintable(r.trace.layers.value(0).error));
+        QCOMPARE(QColor(centre(r)), colour);
+    }
+}
+
 const QByteArray kClassified = "MAP SIZE 40 40 EXTENT 0 0 10 10\n"
                                "LAYER NAME 'pts' TYPE POINT STATUS ON FILTER ([v] > 0)\n"
                                " FEATURE POINTS 5 5 END ITEMS '3' END\n"
@@ -116,16 +130,7 @@ void TestPreparedMap::rasterDataScaleTokens()
                                              "LAYER NAME 'r' TYPE RASTER STATUS ON DATA '%res%.tif'\n"
                                              " SCALETOKEN NAME '%res%' VALUES '0' 'fine' '5000' 'coarse' END END\n"
                                              "END END\n"));
-    const LoadResult loaded = loadMapFile(dir.filePath("m.map"));
-    QVERIFY(loaded.ok());
-    const MapRenderer renderer(PreparedMap::prepare(loaded.map));
-    // 10 m over 100 px at 0.28 mm a pixel: about 1:357; 1000 m: about 1:35,700.
-    const RenderResult fine = renderer.render(atWidth(10));
-    QVERIFY2(fine.trace.layers.value(0).error.isEmpty(), qPrintable(fine.trace.layers.value(0).error));
-    QCOMPARE(QColor(centre(fine)), QColor(255, 0, 0));
-    const RenderResult coarse = renderer.render(atWidth(1000));
-    QVERIFY2(coarse.trace.layers.value(0).error.isEmpty(), qPrintable(coarse.trace.layers.value(0).error));
-    QCOMPARE(QColor(centre(coarse)), QColor(0, 0, 255));
+    checkScaleSwitch(dir.filePath("m.map"), QColor(255, 0, 0), QColor(0, 0, 255));
 }
 
 // SCALETOKEN in TILEINDEX: each index names its own tile.
@@ -158,15 +163,7 @@ void TestPreparedMap::rasterTileIndexScaleTokens()
                                              "LAYER NAME 'r' TYPE RASTER STATUS ON TILEINDEX '%idx%.shp' TILEITEM 'location'\n"
                                              " SCALETOKEN NAME '%idx%' VALUES '0' 'fine' '5000' 'coarse' END END\n"
                                              "END END\n"));
-    const LoadResult loaded = loadMapFile(dir.filePath("m.map"));
-    QVERIFY(loaded.ok());
-    const MapRenderer renderer(PreparedMap::prepare(loaded.map));
-    const RenderResult fine = renderer.render(atWidth(10));
-    QVERIFY2(fine.trace.layers.value(0).error.isEmpty(), qPrintable(fine.trace.layers.value(0).error));
-    QCOMPARE(QColor(centre(fine)), QColor(255, 0, 0));
-    const RenderResult coarse = renderer.render(atWidth(1000));
-    QVERIFY2(coarse.trace.layers.value(0).error.isEmpty(), qPrintable(coarse.trace.layers.value(0).error));
-    QCOMPARE(QColor(centre(coarse)), QColor(0, 255, 0));
+    checkScaleSwitch(dir.filePath("m.map"), QColor(255, 0, 0), QColor(0, 255, 0));
 }
 
 // PROJECTION "init=file:code" reads the file next to the mapfile, for

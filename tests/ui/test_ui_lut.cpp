@@ -4,7 +4,7 @@
 #include "ui_test_support.h"
 
 #include "lut_curve_widget.h"
-#include "lut_curves.h"
+#include "raster/lut_curves.h"
 #include "lut_panel.h"
 #include "map_canvas.h"
 #include "map_document.h"

@@ -1,4 +1,4 @@
-#include "lut_curves.h"
+#include "raster/lut_curves.h"
 
 #include "mapfile/map_def.h"
 #include "mapfile/processing.h"
