@@ -60,6 +60,18 @@ bool takeInsensitiveFlag(const char*& p, const char* end)
     return false;
 }
 
+// One named Token per function: clang 14 returned a stale token when the
+// lexer built a comment and an ordinary token as two named locals.
+Token commentToken(const SourcePos& pos, int offset, const QString& text)
+{
+    Token comment;
+    comment.kind = Token::Kind::Comment;
+    comment.pos = pos;
+    comment.offset = offset;
+    comment.text = text;
+    return comment;
+}
+
 }  // namespace
 
 bool Token::isWord(const char* upper) const
@@ -193,7 +205,11 @@ std::vector<Token> MapLexer::scanSourceTokens(const QByteArray& text, const QStr
     MapLexer lexer(text, file, QString(), diags);
     lexer.m_sourceOnly = true;
     std::vector<Token> tokens;
-    for (Token t = lexer.next(); t.kind != Token::Kind::Eof; t = lexer.next()) tokens.push_back(std::move(t));
+    for (;;) {
+        Token t = lexer.next();
+        if (t.kind == Token::Kind::Eof) break;
+        tokens.push_back(t);
+    }
     return tokens;
 }
 
@@ -229,25 +245,15 @@ Token MapLexer::lexToken(Source& s)
                 p += 2;
             }
             if (!m_sourceOnly) continue;
-            Token comment;
-            comment.kind = Token::Kind::Comment;
-            comment.pos = where;
-            comment.offset = int(from - s.data.constData());
-            comment.text = QString::fromUtf8(from, p - from);
-            return comment;
+            return commentToken(where, int(from - s.data.constData()), QString::fromUtf8(from, p - from));
         }
         if (p < end && *p == '#') {
             const char* from = p;
             while (p < end && *p != '\n') ++p;
             if (!m_sourceOnly) continue;
-            Token comment;
-            comment.kind = Token::Kind::Comment;
-            comment.pos = s.at(from);
-            comment.offset = int(from - s.data.constData());
             const char* to = p;
             while (to > from && (to[-1] == '\r' || to[-1] == ' ' || to[-1] == '\t')) --to;
-            comment.text = QString::fromUtf8(from, to - from);
-            return comment;
+            return commentToken(s.at(from), int(from - s.data.constData()), QString::fromUtf8(from, to - from));
         }
         break;
     }
