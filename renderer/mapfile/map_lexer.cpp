@@ -60,8 +60,7 @@ bool takeInsensitiveFlag(const char*& p, const char* end)
     return false;
 }
 
-// One named Token per function: clang 14 returned a stale token when the
-// lexer built a comment and an ordinary token as two named locals.
+// A comment as scanSourceTokens reports it (# to the end of the line, or /* */).
 Token commentToken(const SourcePos& pos, int offset, const QString& text)
 {
     Token comment;
