@@ -119,8 +119,11 @@ FormatResult formatMapText(const QByteArray& text, const QString& path)
     for (const Line& l : lines) {
         if (l.blankBefore) out += QLatin1Char('\n');
         out += QString(l.indent, QLatin1Char(' '));
-        out += l.parts.join(QLatin1Char(' '));
-        out += QLatin1Char('\n');
+        const QString text = l.parts.join(QLatin1Char(' '));
+        out += text;
+        // A string left open after the map's END runs to the end of the file,
+        // its last newline included: a second one would grow at every format.
+        if (!text.endsWith(QLatin1Char('\n'))) out += QLatin1Char('\n');
     }
     result.text = out;
     return result;
