@@ -103,8 +103,9 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
 {
     const Stopwatch clock;
     WmsRequest request = WmsRequest::fromQueryString(query);
-    request.selfUrl = selfUrlOf(selfUrl);
     const QString type = ServerMetrics::requestType(request.value(QStringLiteral("REQUEST")).value_or(QString()));
+    // Only capabilities name the URL; GetMap, the hot path, skips the regex.
+    if (type == QLatin1String("GetCapabilities")) request.selfUrl = selfUrlOf(selfUrl);
 
     std::optional<RequestGate::Ticket> ticket = m_gate.tryAdmit();
     if (!ticket) {
