@@ -1,4 +1,5 @@
 #include "data/feature_source_factory.h"
+#include "mapfile/map_def.h"
 
 #include "data/inline_feature_source.h"
 #include "data/ogr_feature_source.h"

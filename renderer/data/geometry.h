@@ -4,7 +4,7 @@
 // call and drawing walks it without allocation. Multi-geometries are
 // flattened: a multipolygon is its rings (drawn with even-odd filling).
 
-#include "mapfile/map_def.h"
+#include "core/rect.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,4 +1,5 @@
 #include "data/inline_feature_source.h"
+#include "mapfile/map_def.h"
 
 namespace maptune {
 

@@ -1,4 +1,5 @@
 #include "encode/output_format.h"
+#include "mapfile/map_def.h"
 
 #include <algorithm>
 #include <array>

@@ -14,7 +14,7 @@
 // - A user OUTPUTFORMAT starts from its driver's defaults (so DRIVER AGG/PNG8 is
 //   quantized unless it says QUANTIZE_FORCE=OFF); GD/* drivers mean AGG/PNG8.
 
-#include "mapfile/map_def.h"
+#include "mapfile/key_values.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,6 +22,8 @@
 #include <optional>
 
 namespace maptune {
+
+struct MapDef;
 
 struct ImageFormat {
     enum class Kind { Png, Png8, Jpeg };

@@ -12,7 +12,7 @@
 // ([a] = 5) compares numbers, ('[a]' = '5') strings; ([a] = 'x') is a type
 // error (compiles, with warning(), and never matches, as in MapServer).
 
-#include "mapfile/map_def.h"
+#include "mapfile/expression_def.h"
 
 #include <QList>
 #include <QString>

@@ -2,7 +2,7 @@
 // Internal: what Expression shares with its BoundExpressions.
 
 #include "expr/expr_program.h"
-#include "mapfile/map_def.h"
+#include "mapfile/expression_def.h"
 
 #include <memory>
 

@@ -1,4 +1,5 @@
 #include "expr/feature_classifier.h"
+#include "mapfile/map_def.h"
 
 #include <QRegularExpression>
 

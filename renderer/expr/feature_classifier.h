@@ -4,7 +4,7 @@
 // request); a FeatureClassifier binds them to one cursor's field list.
 
 #include "expr/expression.h"
-#include "mapfile/map_def.h"
+#include "mapfile/layer_def.h"
 
 #include <QStringList>
 

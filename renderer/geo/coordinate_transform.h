@@ -3,6 +3,7 @@
 // Objects are per thread (PROJ objects are not thread-safe): get one with
 // CoordinateTransform::forThread(), which caches them per CRS pair.
 
+#include "core/rect.h"
 #include "geo/crs.h"
 
 #include <proj.h>

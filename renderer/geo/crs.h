@@ -3,7 +3,7 @@
 // traditional GIS axis order (x = easting/longitude), whatever EPSG says.
 // Immutable value; cheap to copy (shares the PROJ definition string).
 
-#include "mapfile/map_def.h"
+#include "mapfile/projection_def.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,4 +1,5 @@
 #include "geo/map_projection.h"
+#include "mapfile/map_def.h"
 
 #include "geo/coordinate_transform.h"
 #include "mapfile/map_paths.h"

@@ -4,12 +4,15 @@
 // that file next to the mapfile (MapServer's rule), whatever the working
 // directory; every other form goes to PROJ (Crs::fromProjection).
 
+#include "core/rect.h"
 #include "geo/crs.h"
-#include "mapfile/map_def.h"
+#include "mapfile/projection_def.h"
 
 #include <optional>
 
 namespace maptune {
+
+struct MapDef;
 
 // nullopt for an unset or AUTO projection (error says which) and for one that
 // does not resolve.

@@ -1,4 +1,5 @@
 #include "geo/map_view.h"
+#include "mapfile/map_def.h"
 
 #include <algorithm>
 

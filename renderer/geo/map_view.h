@@ -4,10 +4,12 @@
 // the outer edges of the image (cellsize = width / (pixels - 1) in MapServer
 // 8? no: MapServer adjusts the extent by half a pixel; see mapViewTransform()).
 
+#include "core/rect.h"
 #include "geo/crs.h"
-#include "mapfile/map_def.h"
 
 namespace maptune {
+
+struct MapDef;
 
 struct MapView {
     Rect extent;            // edges of the image in map units (after MapServer's adjustment)

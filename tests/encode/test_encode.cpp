@@ -3,6 +3,7 @@
 
 #include "encode/image_encoder.h"
 #include "encode/output_format.h"
+#include "mapfile/map_def.h"
 #include "sample_images.h"
 
 #include <QtEndian>
