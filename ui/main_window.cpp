@@ -59,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_layerModel(new LayerListModel(this)), m_mapPos(new QLabel), m_lonLat(new QLabel), m_scale(new QLabel),
       m_renderTime(new QLabel)
 {
+    m_canvas->setEngineContext(m_engine);
     setCentralWidget(m_canvas);
     m_canvas->setTraceSink(m_relay);
     createDocks();
@@ -124,6 +125,7 @@ void MainWindow::createDocks()
     });
 
     m_server = new ServerPanel;
+    m_server->setEngineContext(m_engine);
     auto* server = makeDock(tr("Server"), QStringLiteral("serverDock"), m_server, this);
     addDockWidget(Qt::LeftDockWidgetArea, server);
     connect(m_document, &MapDocument::pathChanged, m_server, &ServerPanel::setMapPath);

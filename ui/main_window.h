@@ -3,6 +3,7 @@
 // mapfile editor, timings, LUT editor, server, benchmark, raster advisor), File menu with recent files,
 // status bar readouts. Layout and recent files persist in QSettings.
 
+#include "data/engine_context.h"
 #include "mapfile/map_def.h"
 
 #include <QMainWindow>
@@ -43,6 +44,7 @@ public:
     bool raiseDock(const QString& name);
 
     MapCanvas* canvas() const { return m_canvas; }
+    const EngineContext& engineContext() const { return *m_engine; }
     MapDocument* document() const { return m_document; }
     LayerListModel* layerModel() const { return m_layerModel; }
     EditorPanel* editorPanel() const { return m_editor; }
@@ -85,6 +87,9 @@ private:
     void showLayerMenu(const QPoint& pos);
 
     MapDocument* m_document;
+    // One engine context for the workbench: the canvas and the embedded
+    // server draw from the same PostgreSQL pool, as the Server panel shows.
+    EngineContextPtr m_engine = std::make_shared<const EngineContext>();
     MapCanvas* m_canvas;
     TraceRelay* m_relay;
     LayerListModel* m_layerModel;

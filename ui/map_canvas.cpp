@@ -58,7 +58,7 @@ void MapCanvas::setMap(MapDefPtr map, bool keepView)
     const bool hadMap = m_map != nullptr;
     m_map = std::move(map);
     // Prepared once per map version; every render and identify shares it.
-    m_prepared = PreparedMap::prepare(m_map);
+    m_prepared = PreparedMap::prepare(m_map, m_context);
     m_crs = m_prepared && m_prepared->crs() ? *m_prepared->crs() : Crs();
     m_units = m_map ? effectiveUnits(*m_map, m_crs) : QString();
     if (!m_map) {
@@ -79,7 +79,7 @@ void MapCanvas::setCompareMap(MapDefPtr before)
 {
     if (before == m_compare) return;
     m_compare = std::move(before);
-    m_preparedCompare = PreparedMap::prepare(m_compare);
+    m_preparedCompare = PreparedMap::prepare(m_compare, m_context);
     m_compareImage = {};
     update();
     if (m_compare) scheduleRender();

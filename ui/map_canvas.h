@@ -6,6 +6,7 @@
 // A comparison map (the LUT editor's "before") is rendered with each view
 // too and shown left of a draggable divider, the map itself right of it.
 
+#include "data/engine_context.h"
 #include "view_history.h"
 
 #include "geo/crs.h"
@@ -32,6 +33,9 @@ public:
     // A new map; keepView keeps the current view (live preview of edits),
     // otherwise the view zooms to the map's EXTENT.
     void setMap(MapDefPtr map, bool keepView = false);
+    // Maps are prepared with this context (its PostgreSQL pool); takes effect
+    // at the next setMap.
+    void setEngineContext(EngineContextPtr context) { m_context = std::move(context); }
     MapDefPtr map() const { return m_map; }
     // The map as prepared for rendering and queries (null without a map).
     PreparedMapPtr prepared() const { return m_prepared; }
@@ -104,6 +108,7 @@ private:
     void paintDivider(QPainter& p);
 
     MapDefPtr m_map;
+    EngineContextPtr m_context = std::make_shared<const EngineContext>();
     PreparedMapPtr m_prepared;
     QStringList m_layerErrors;
     Crs m_crs;

@@ -14,7 +14,7 @@ PoolStatusView::PoolStatusView(QWidget* parent) : QTreeWidget(parent)
     setHeaderLabels({tr("Connection"), tr("Layers"), tr("Open"), tr("Idle"), tr("In use"), tr("Waits"),
                      tr("Timeouts")});
     headerItem()->setToolTip(WaitsCol, tr("Acquires that had to wait for a free connection"));
-    headerItem()->setToolTip(TimeoutsCol, tr("Acquires that gave up waiting (MAPTUNE_PG_ACQUIRE_TIMEOUT_MS)"));
+    headerItem()->setToolTip(TimeoutsCol, tr("Acquires that gave up waiting for a free connection"));
     setRootIsDecorated(false);
     setUniformRowHeights(true);
     header()->setSectionResizeMode(QHeaderView::Interactive);
@@ -46,10 +46,16 @@ void PoolStatusView::setMap(const MapDefPtr& map)
     refresh();
 }
 
+void PoolStatusView::setEngineContext(EngineContextPtr context)
+{
+    m_context = std::move(context);
+    refresh();
+}
+
 void PoolStatusView::refresh()
 {
-    const PgConnectionPool& pools = PgConnectionPool::instance();
-    headerItem()->setToolTip(OpenCol, tr("Connections held by the pool, at most %1 (MAPTUNE_PG_POOL_SIZE)")
+    const PgConnectionPool& pools = m_context->pgPool();
+    headerItem()->setToolTip(OpenCol, tr("Connections held by the pool, at most %1 per connection string")
                                           .arg(pools.maxPerKey()));
     for (int i = 0; i < m_pools.size() && i < topLevelItemCount(); ++i) {
         const PgPoolStats s = pools.stats(m_pools[i].conninfo);

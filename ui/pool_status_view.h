@@ -5,6 +5,7 @@
 // The pools are process-wide, so canvas renders and served requests show up
 // alike. Connection strings are shown without their password.
 
+#include "data/engine_context.h"
 #include "mapfile/map_def.h"
 
 #include <QTreeWidget>
@@ -20,6 +21,8 @@ public:
 
     // One row per distinct connection of the map's PostGIS layers.
     void setMap(const MapDefPtr& map);
+    // The pool the rows count (the workbench's, shared by canvas and server).
+    void setEngineContext(EngineContextPtr context);
     int poolCount() const { return int(m_pools.size()); }
 
 public Q_SLOTS:
@@ -32,6 +35,7 @@ private:
         QStringList layers;
     };
     QList<Pool> m_pools;
+    EngineContextPtr m_context = std::make_shared<const EngineContext>();
 };
 
 }  // namespace maptune

@@ -114,6 +114,12 @@ ServerPanel::ServerPanel(QWidget* parent)
     updateStatus();
 }
 
+void ServerPanel::setEngineContext(EngineContextPtr context)
+{
+    m_context = std::move(context);
+    m_pools->setEngineContext(m_context);
+}
+
 ServerPanel::~ServerPanel()
 {
     stop();
@@ -234,7 +240,7 @@ bool ServerPanel::start(QString* error)
     options.port = m_port->value();
     options.workers = m_workers->value();
     options.reloadIntervalMs = kReloadPollMs;
-    m_registry = std::make_unique<MapRegistry>();
+    m_registry = std::make_unique<MapRegistry>(m_context);
     if (std::optional<QString> failed = m_registry->addMapFile(m_mapPath)) return fail(*failed);
     m_router = std::make_unique<ServiceRouter>(*m_registry, options);
     m_router->setObserver(m_relay);

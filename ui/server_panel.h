@@ -6,6 +6,7 @@
 // parses (setMap), saved or not; the registry's watcher still picks up a file
 // changed by another program.
 
+#include "data/engine_context.h"
 #include "mapfile/map_def.h"
 #include "server/request_observer.h"
 
@@ -40,6 +41,9 @@ public:
     void setHost(const QString& host);
     void setPort(int port);   // 0: any free port
     void setWorkers(int workers);
+    // The served map's context (the workbench's: canvas and server share one
+    // PostgreSQL pool); takes effect at the next start().
+    void setEngineContext(EngineContextPtr context);
 
     bool isRunning() const { return m_http != nullptr; }
     int port() const;          // the bound port; -1 when stopped
@@ -91,6 +95,7 @@ private:
     QTimer* m_poll;
 
     RequestRelay* m_relay;
+    EngineContextPtr m_context = std::make_shared<const EngineContext>();
     std::unique_ptr<MapRegistry> m_registry;
     std::unique_ptr<ServiceRouter> m_router;
     std::unique_ptr<HttpServer> m_http;

@@ -2,6 +2,7 @@
 // The maptune-cli subcommands (DESIGN.md "Command line"). Each returns the
 // process exit status: 0 success, 1 user error (message on stderr), 2 usage.
 
+#include "data/postgis/pg_connection_pool.h"
 #include "mapfile/map_def.h"
 
 #include <QString>
@@ -52,6 +53,7 @@ struct ServeOptions {
     int threads = 0;          // rendering workers; 0: one per core
     QString fastcgi;          // a unix socket path or ":PORT": FastCGI instead of HTTP
     QStringList allowedRoots; // more data roots (mapfile/data_roots.h)
+    PgPoolSettings pg;        // the PostgreSQL pool every served map shares
 };
 int runServe(const ServeOptions& o);  // until SIGINT/SIGTERM
 

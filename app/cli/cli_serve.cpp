@@ -66,7 +66,8 @@ int runServe(const ServeOptions& o)
         for (const QString& r : o.allowedRoots) roots << (QDir::isAbsolutePath(r) ? r : QDir::current().absoluteFilePath(r));
         qputenv("MAPTUNE_ALLOWED_ROOTS", roots.join(QLatin1Char(';')).toUtf8());
     }
-    MapRegistry registry;
+    // One pool for every served map, reloads included.
+    MapRegistry registry(std::make_shared<const EngineContext>(o.pg));
     for (const QString& path : o.mapfiles)
         if (auto error = registry.addMapFile(path)) {
             printError(*error);

@@ -82,6 +82,17 @@ int main(int argc, char** argv)
     serve->add_option("--allow-root", sRoots,
                       "a directory (or /vsi... prefix) the maps may also read data from, besides the mapfile's "
                       "directory and SHAPEPATH (repeatable; adds to MAPTUNE_ALLOWED_ROOTS)");
+    PgPoolSettings sPg;
+    serve->add_option("--pg-pool-size", sPg.maxPerKey, "PostgreSQL connections per CONNECTION string")
+        ->check(CLI::PositiveNumber)->capture_default_str();
+    serve->add_option("--pg-acquire-timeout-ms", sPg.acquireTimeoutMs,
+                      "how long a layer waits for a free PostgreSQL connection")
+        ->check(CLI::NonNegativeNumber)->capture_default_str();
+    serve->add_option("--pg-statement-timeout-ms", sPg.statementTimeoutMs, "PostgreSQL statement_timeout (0: none)")
+        ->check(CLI::NonNegativeNumber)->capture_default_str();
+    serve->add_option("--pg-connect-timeout", sPg.connectTimeoutS,
+                      "seconds to connect, unless the CONNECTION string sets connect_timeout")
+        ->check(CLI::PositiveNumber)->capture_default_str();
 
     std::function<int()> runBenchCommand;
     auto* bench = cli::addBenchSubcommand(cli, runBenchCommand);
@@ -126,6 +137,7 @@ int main(int argc, char** argv)
         so.threads = sThreads;
         so.fastcgi = q(sFastcgi);
         for (const std::string& r : sRoots) so.allowedRoots << q(r);
+        so.pg = sPg;
         return cli::runServe(so);
     }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});

@@ -12,7 +12,8 @@
 
 namespace maptune {
 
-std::unique_ptr<FeatureSource> openFeatureSource(const MapDef& map, const LayerDef& layer, QString* error)
+Result<std::unique_ptr<FeatureSource>> openFeatureSource(const MapDef& map, const LayerDef& layer,
+                                                         const EngineContext& context)
 {
     QString err;
     std::unique_ptr<FeatureSource> src;
@@ -35,11 +36,11 @@ std::unique_ptr<FeatureSource> openFeatureSource(const MapDef& map, const LayerD
         else
             src = std::move(ogr);
     } else if (layer.connectionType == ConnectionType::PostGIS) {
-        src = PostgisFeatureSource::open(layer, &err);
+        src = PostgisFeatureSource::open(layer, context.sharedPgPool(), &err);
     } else {
         err = QStringLiteral("connection type not supported yet");
     }
-    if (!src && error) *error = QStringLiteral("layer '%1': %2").arg(layer.name, err);
+    if (!src) return Error(QStringLiteral("layer '%1': %2").arg(layer.name, err), layer.pos);
     return src;
 }
 

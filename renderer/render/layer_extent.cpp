@@ -54,10 +54,15 @@ std::optional<Rect> vectorFileExtent(const QString& path)
 constexpr double kPadding = 0.05;     // of the extent on each side
 constexpr int kMaxScanned = 100000;   // features read when the source knows no extent
 
-std::optional<Rect> featureBounds(const MapDef& map, const LayerDef& layer, QString* error)
+std::optional<Rect> featureBounds(const MapDef& map, const LayerDef& layer, const EngineContext& context,
+                                  QString* error)
 {
-    auto source = openFeatureSource(map, layer, error);
-    if (!source) return std::nullopt;
+    auto opened = openFeatureSource(map, layer, context);
+    if (!opened) {
+        if (error) *error = opened.error().message;
+        return std::nullopt;
+    }
+    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
     if (auto e = source->extent()) return e;
     FeatureQuery q;
     q.maxFeatures = kMaxScanned;
@@ -77,7 +82,7 @@ std::optional<Rect> featureBounds(const MapDef& map, const LayerDef& layer, QStr
 
 }  // namespace
 
-std::optional<Rect> layerExtent(const MapDef& map, const LayerDef& layer)
+std::optional<Rect> layerExtent(const MapDef& map, const LayerDef& layer, const EngineContext& context)
 {
     if (auto text = owsMetadata(layer.metadata, QStringLiteral("extent"))) {
         const QStringList parts = text->simplified().split(QLatin1Char(' '));
@@ -97,16 +102,16 @@ std::optional<Rect> layerExtent(const MapDef& map, const LayerDef& layer)
         if (layer.data.isEmpty()) return std::nullopt;
         return rasterExtent(resolveDataPath(map, layer.data));
     }
-    QString error;
-    auto source = openFeatureSource(map, layer, &error);
+    auto source = openFeatureSource(map, layer, context);
     if (!source) return std::nullopt;
-    return source->extent();
+    return (*source)->extent();
 }
 
-std::optional<Rect> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer, QString* error)
+std::optional<Rect> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer, const EngineContext& context,
+                                        QString* error)
 {
-    std::optional<Rect> extent = layerExtent(map, layer);
-    if (!extent && layer.type != LayerType::Raster) extent = featureBounds(map, layer, error);
+    std::optional<Rect> extent = layerExtent(map, layer, context);
+    if (!extent && layer.type != LayerType::Raster) extent = featureBounds(map, layer, context, error);
     if (!extent) {
         if (error && error->isEmpty()) *error = QStringLiteral("layer '%1' has no known extent").arg(layer.name);
         return std::nullopt;

@@ -6,13 +6,15 @@
 // the map's PROJECTION and padded so that a single point or a line gets
 // some room -- "zoom to layer". Both may open data: not on a UI thread.
 
+#include "data/engine_context.h"
 #include "mapfile/map_def.h"
 
 #include <optional>
 
 namespace maptune {
 
-std::optional<Rect> layerExtent(const MapDef& map, const LayerDef& layer);
-std::optional<Rect> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer, QString* error);
+std::optional<Rect> layerExtent(const MapDef& map, const LayerDef& layer, const EngineContext& context);
+std::optional<Rect> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer, const EngineContext& context,
+                                        QString* error);
 
 }  // namespace maptune

@@ -15,13 +15,14 @@ std::atomic<qint64> g_prepared{0};
 
 }  // namespace
 
-PreparedMapPtr PreparedMap::prepare(MapDefPtr map)
+PreparedMapPtr PreparedMap::prepare(MapDefPtr map, EngineContextPtr context)
 {
     if (!map) return nullptr;
-    return PreparedMapPtr(new PreparedMap(std::move(map)));
+    if (!context) context = std::make_shared<const EngineContext>();
+    return PreparedMapPtr(new PreparedMap(std::move(map), std::move(context)));
 }
 
-PreparedMap::PreparedMap(MapDefPtr map) : m_map(std::move(map))
+PreparedMap::PreparedMap(MapDefPtr map, EngineContextPtr context) : m_map(std::move(map)), m_context(std::move(context))
 {
     ++g_prepared;
     const MapDef& m = *m_map;
@@ -30,12 +31,12 @@ PreparedMap::PreparedMap(MapDefPtr map) : m_map(std::move(map))
     for (int i = 0; i < m.layers.size(); ++i) {
         const LayerDef& def = m.layers[i];
         if (def.type == LayerType::Raster) {
-            auto raster = std::make_unique<PreparedRasterLayer>(m, def, i, m_crs);
+            auto raster = std::make_unique<PreparedRasterLayer>(m, *m_context, def, i, m_crs);
             for (const QString& f : raster->filesRead())
                 if (!m_filesRead.contains(f)) m_filesRead << f;
             m_layers.push_back(std::move(raster));
         } else {
-            m_layers.push_back(std::make_unique<PreparedVectorLayer>(m, def, i, m_crs));
+            m_layers.push_back(std::make_unique<PreparedVectorLayer>(m, *m_context, def, i, m_crs));
         }
         for (const QString& w : ProcessingOptions(def.processing).warnings())
             m_layers.back()->m_warnings << QStringLiteral("layer '%1': %2").arg(def.name, w);

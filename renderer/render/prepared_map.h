@@ -6,6 +6,7 @@
 // with built LUT tables, resolved data paths and CRS -- and the map's own
 // CRS. Requests never copy or edit the MapDef.
 
+#include "data/engine_context.h"
 #include "geo/crs.h"
 #include "mapfile/map_def.h"
 #include "render/prepared_layer.h"
@@ -23,13 +24,17 @@ using PreparedMapPtr = std::shared_ptr<const PreparedMap>;
 
 class PreparedMap : public std::enable_shared_from_this<PreparedMap> {
 public:
-    static PreparedMapPtr prepare(MapDefPtr map);
+    // Layers open their data through `context` (its PostgreSQL pool); without
+    // one the map gets a context of its own.
+    static PreparedMapPtr prepare(MapDefPtr map, EngineContextPtr context = {});
     ~PreparedMap();
     PreparedMap(const PreparedMap&) = delete;
     PreparedMap& operator=(const PreparedMap&) = delete;
 
     const MapDef& map() const { return *m_map; }
     const MapDefPtr& mapPtr() const { return m_map; }
+    const EngineContext& context() const { return *m_context; }
+    const EngineContextPtr& contextPtr() const { return m_context; }
     // The map's PROJECTION (nullopt: none, AUTO, or one that does not resolve,
     // then crsError() says why).
     const std::optional<Crs>& crs() const { return m_crs; }
@@ -50,9 +55,10 @@ public:
     static qint64 preparedCount();
 
 private:
-    explicit PreparedMap(MapDefPtr map);
+    PreparedMap(MapDefPtr map, EngineContextPtr context);
 
     MapDefPtr m_map;
+    EngineContextPtr m_context;
     std::optional<Crs> m_crs;
     QString m_crsError;
     std::vector<std::unique_ptr<PreparedLayer>> m_layers;

@@ -5,9 +5,9 @@
 
 namespace maptune {
 
-PreparedRasterLayer::PreparedRasterLayer(const MapDef& map, const LayerDef& def, int index,
-                                         const std::optional<Crs>& mapCrs)
-    : PreparedLayer(def, index), m_map(map), m_variants(def), m_mapCrs(mapCrs)
+PreparedRasterLayer::PreparedRasterLayer(const MapDef& map, const EngineContext& context, const LayerDef& def,
+                                         int index, const std::optional<Crs>& mapCrs)
+    : PreparedLayer(def, index), m_map(map), m_context(context), m_variants(def), m_mapCrs(mapCrs)
 {
     for (const auto& v : m_variants.all()) m_setups.push_back(std::make_unique<RasterLayerSetup>(map, v->def));
 }
@@ -50,7 +50,7 @@ PointQueryResult PreparedRasterLayer::queryPoint(const PointQuery& query) const
 
 std::optional<Rect> PreparedRasterLayer::extent(QString* error) const
 {
-    return layerExtentInMapCrs(m_map, m_variants.at(0).def, error);
+    return layerExtentInMapCrs(m_map, m_variants.at(0).def, m_context, error);
 }
 
 QStringList PreparedRasterLayer::filesRead() const

@@ -5,6 +5,7 @@
 
 #include "raster/raster_layer_renderer.h"
 #include "render/layer_variants.h"
+#include "data/engine_context.h"
 #include "render/prepared_layer.h"
 
 #include <vector>
@@ -13,7 +14,8 @@ namespace maptune {
 
 class PreparedRasterLayer final : public PreparedLayer {
 public:
-    PreparedRasterLayer(const MapDef& map, const LayerDef& def, int index, const std::optional<Crs>& mapCrs);
+    PreparedRasterLayer(const MapDef& map, const EngineContext& context, const LayerDef& def, int index,
+                        const std::optional<Crs>& mapCrs);
 
     bool render(const LayerDrawRequest& request) const override;
     PointQueryResult queryPoint(const PointQuery& query) const override;
@@ -26,6 +28,7 @@ private:
     const RasterLayerSetup& setupFor(const LayerVariant& variant) const;
 
     const MapDef& m_map;
+    const EngineContext& m_context;  // the prepared map's: it outlives its layers
     LayerVariants m_variants;
     std::vector<std::unique_ptr<RasterLayerSetup>> m_setups;  // parallel to m_variants.all()
     std::optional<Crs> m_mapCrs;

@@ -22,9 +22,9 @@ bool drawable(LayerType t)
 
 }  // namespace
 
-PreparedVectorLayer::PreparedVectorLayer(const MapDef& map, const LayerDef& def, int index,
-                                         const std::optional<Crs>& mapCrs)
-    : PreparedLayer(def, index), m_map(map), m_variants(def), m_mapCrs(mapCrs)
+PreparedVectorLayer::PreparedVectorLayer(const MapDef& map, const EngineContext& context, const LayerDef& def,
+                                         int index, const std::optional<Crs>& mapCrs)
+    : PreparedLayer(def, index), m_map(map), m_context(context), m_variants(def), m_mapCrs(mapCrs)
 {
     if (def.projection.isSet() && !def.projection.isAuto()) {
         QString err;
@@ -43,7 +43,7 @@ bool PreparedVectorLayer::render(const LayerDrawRequest& request) const
         request.trace.error = m_crsError;
         return false;
     }
-    VectorLayerRenderer renderer(m_map, m_variants.at(request.view.scaleDenom), m_crs, request.view, request.labels);
+    VectorLayerRenderer renderer(m_map, m_context, m_variants.at(request.view.scaleDenom), m_crs, request.view, request.labels);
     return renderer.render(request.canvas, request.trace, request.cancel);
 }
 
@@ -73,8 +73,12 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
         result.error = m_crsError;
         return result;
     }
-    auto source = openFeatureSource(m_map, layer, &result.error);
-    if (!source) return result;
+    auto opened = openFeatureSource(m_map, layer, m_context);
+    if (!opened) {
+        result.error = opened.error().message;
+        return result;
+    }
+    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
     // The drawing rule: no PROJECTION means the map's CRS; AUTO the data's.
     const std::optional<Crs> layerCrs = layer.projection.isAuto() ? source->nativeCrs() : m_crs;
     const std::optional<Crs> queryCrs = query.crs.isValid() ? std::optional<Crs>(query.crs) : m_mapCrs;
@@ -114,7 +118,7 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
 
 std::optional<Rect> PreparedVectorLayer::extent(QString* error) const
 {
-    return layerExtentInMapCrs(m_map, m_variants.at(0).def, error);
+    return layerExtentInMapCrs(m_map, m_variants.at(0).def, m_context, error);
 }
 
 }  // namespace maptune

@@ -2,6 +2,7 @@
 // A prepared vector layer (POINT, LINE, POLYGON and the kinds drawn like
 // them): SCALETOKEN variants with compiled expressions, the resolved CRS.
 
+#include "data/engine_context.h"
 #include "render/layer_variants.h"
 #include "render/prepared_layer.h"
 
@@ -9,7 +10,8 @@ namespace maptune {
 
 class PreparedVectorLayer final : public PreparedLayer {
 public:
-    PreparedVectorLayer(const MapDef& map, const LayerDef& def, int index, const std::optional<Crs>& mapCrs);
+    PreparedVectorLayer(const MapDef& map, const EngineContext& context, const LayerDef& def, int index,
+                        const std::optional<Crs>& mapCrs);
 
     bool render(const LayerDrawRequest& request) const override;
     PointQueryResult queryPoint(const PointQuery& query) const override;
@@ -19,6 +21,7 @@ public:
 
 private:
     const MapDef& m_map;
+    const EngineContext& m_context;  // the prepared map's: it outlives its layers
     LayerVariants m_variants;
     std::optional<Crs> m_crs;    // PROJECTION resolved; unset: none (the map's) or AUTO (the data's)
     QString m_crsError;          // a PROJECTION that does not resolve

@@ -267,9 +267,9 @@ void queueLabels(const DrawItemQueue& items, const MapDef& map, const LayerDef& 
 
 }  // namespace
 
-VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const LayerVariant& variant,
+VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const EngineContext& context, const LayerVariant& variant,
                                          const std::optional<Crs>& layerCrs, const MapView& view, LabelCache& labels)
-    : m_map(map), m_variant(variant), m_layer(variant.def), m_layerCrs(layerCrs), m_view(view), m_labels(labels)
+    : m_map(map), m_context(context), m_variant(variant), m_layer(variant.def), m_layerCrs(layerCrs), m_view(view), m_labels(labels)
 {
 }
 
@@ -283,8 +283,9 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     };
     if (!m_variant.expressions) return fail(m_variant.error);
     FeatureClassifier classifier(m_variant.expressions);
-    std::unique_ptr<FeatureSource> source = openFeatureSource(m_map, m_layer, &err);
-    if (!source) return fail(err);
+    auto opened = openFeatureSource(m_map, m_layer, m_context);
+    if (!opened) return fail(opened.error().message);
+    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
 
     // Reprojection: only when both sides know their CRS and they differ.
     std::shared_ptr<CoordinateTransform> toMap;

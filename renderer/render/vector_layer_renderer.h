@@ -4,6 +4,7 @@
 // passes (every feature's first style, then every feature's second, ...) as
 // MapServer does, so casings never cut fills at crossings.
 
+#include "data/engine_context.h"
 #include "data/feature_source.h"
 #include "geo/crs.h"
 #include "geo/map_view.h"
@@ -27,8 +28,8 @@ public:
     // variant: the layer as prepared for the view's scale (tokens substituted,
     // expressions compiled). layerCrs: its PROJECTION resolved; unset for no
     // PROJECTION (the map's CRS is assumed) and AUTO (the source's own).
-    VectorLayerRenderer(const MapDef& map, const LayerVariant& variant, const std::optional<Crs>& layerCrs,
-                        const MapView& view, LabelCache& labels);
+    VectorLayerRenderer(const MapDef& map, const EngineContext& context, const LayerVariant& variant,
+                        const std::optional<Crs>& layerCrs, const MapView& view, LabelCache& labels);
     // False with trace.error set when the layer cannot be drawn at all.
     bool render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel);
 
@@ -37,6 +38,7 @@ private:
                    const CancelToken& cancel) const;
 
     const MapDef& m_map;
+    const EngineContext& m_context;
     const LayerVariant& m_variant;
     const LayerDef& m_layer;
     const std::optional<Crs>& m_layerCrs;

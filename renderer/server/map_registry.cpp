@@ -33,6 +33,11 @@ LoadResult loadServedMap(const QString& path)
 
 }  // namespace
 
+MapRegistry::MapRegistry(EngineContextPtr context)
+    : m_context(context ? std::move(context) : std::make_shared<const EngineContext>())
+{
+}
+
 MapRegistry::~MapRegistry()
 {
     stopWatching();
@@ -94,7 +99,7 @@ std::optional<QString> MapRegistry::addMapFile(const QString& path)
     const LoadResult loaded = loadServedMap(absolute);
     if (!loaded.ok()) return diagnosticsText(loaded);
     // The mapfile's stamp as it was before reading: an edit during the load is seen next time.
-    WmsService service(loaded.map);  // prepared here, outside the lock
+    WmsService service(PreparedMap::prepare(loaded.map, m_context));  // prepared here, outside the lock
     Stamps stamps = stampsOf(stamp, absolute, watchedFiles(service));
 
     std::lock_guard lock(m_mutex);
@@ -147,7 +152,7 @@ std::optional<QString> MapRegistry::replaceMap(const QString& name, MapDefPtr ma
     LoadResult checked;
     checked.diagnostics = checkDataRoots(*map);
     if (hasErrors(checked.diagnostics)) return diagnosticsText(checked);
-    WmsService service(map);
+    WmsService service(PreparedMap::prepare(map, m_context));
     Stamps stamps = stampsOf(stampOf(old->path), old->path, watchedFiles(service));
     auto next = std::make_shared<ServedMap>(ServedMap{name, old->path, map, std::move(service), 0});
     std::lock_guard lock(m_mutex);

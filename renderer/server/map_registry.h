@@ -6,6 +6,7 @@
 // flight finish on the version they started with. A broken edit keeps the last
 // good version serving and is reported (log, status(), /metrics).
 
+#include "data/engine_context.h"
 #include "mapfile/map_def.h"
 #include "wms/wms_service.h"
 
@@ -44,7 +45,9 @@ struct MapStatus {
 
 class MapRegistry {
 public:
-    MapRegistry() = default;
+    // Every served map is prepared with `context` (the program's PostgreSQL
+    // pool); without one the registry makes its own.
+    explicit MapRegistry(EngineContextPtr context = {});
     ~MapRegistry();
     MapRegistry(const MapRegistry&) = delete;
     MapRegistry& operator=(const MapRegistry&) = delete;
@@ -59,6 +62,7 @@ public:
     ServedMapPtr single() const;
     QStringList names() const;
     QList<MapStatus> status() const;
+    const EngineContext& context() const { return *m_context; }
 
     // Names a map may have: letters, digits, '_', '-', '.', not starting with '.'.
     static bool isValidName(const QString& name);
@@ -101,6 +105,7 @@ private:
     static Stamps stampsOf(const FileStamp& main, const QString& path, const QStringList& included);
     void reload(const QString& name, const Stamps& stamps);
 
+    EngineContextPtr m_context;
     mutable std::mutex m_mutex;
     std::map<QString, Entry> m_maps;
 

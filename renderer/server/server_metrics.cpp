@@ -95,9 +95,9 @@ void writeHistogram(QByteArray& out, const char* name, const QByteArray& labels,
     out += name + QByteArray("_count{") + labels + "} " + QByteArray::number(h.count) + '\n';
 }
 
-void writePool(QByteArray& out)
+void writePool(QByteArray& out, const PgConnectionPool& pool)
 {
-    const PgPoolStats s = PgConnectionPool::instance().stats();
+    const PgPoolStats s = pool.stats();
     header(out, "maptune_pg_pool_connections", "gauge", "PostgreSQL pool connections by state.");
     out += "maptune_pg_pool_connections{state=\"open\"} " + QByteArray::number(s.open) + '\n';
     out += "maptune_pg_pool_connections{state=\"idle\"} " + QByteArray::number(s.idle) + '\n';
@@ -179,8 +179,10 @@ QByteArray ServerMetrics::prometheusText(const MapRegistry* registry) const
     out += "maptune_overload_rejections_total " + QByteArray::number(m_overloads.load()) + '\n';
     header(out, "maptune_time_limit_exceeded_total", "counter", "Requests cancelled by the per-request time limit.");
     out += "maptune_time_limit_exceeded_total " + QByteArray::number(m_timeouts.load()) + '\n';
-    writePool(out);
-    if (registry) writeRegistry(out, *registry);
+    if (registry) {
+        writePool(out, registry->context().pgPool());
+        writeRegistry(out, *registry);
+    }
     return out;
 }
 

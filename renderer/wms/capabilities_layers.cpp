@@ -227,7 +227,7 @@ private:
         m_w.keywordList(lp.metadata, QStringLiteral("keywordlist"));
         for (const QString& code : epsgCodes(lp.projection, &lp.metadata, false).split(QLatin1Char(' '), Qt::SkipEmptyParts))
             m_w.text(m_w.v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
-        if (auto ext = layerExtent(m_map, lp))
+        if (auto ext = layerExtent(m_map, lp, m_w.ctx.prepared.context()))
             m_w.boundingBoxes(*ext, lp.projection.isSet() ? lp.projection : m_map.projection, &lp.metadata);
         attribution(lp.metadata);
         if (wmsMetadata(lp.metadata, QStringLiteral("metadataurl_href"))) {

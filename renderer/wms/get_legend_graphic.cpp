@@ -36,11 +36,13 @@ struct LegendEntry {
 
 // Classes with features in `bbox` (MapServer's hit test of a content-dependent
 // legend): features of the layer in the box, classified as for drawing.
-std::optional<QSet<int>> classesInBox(const MapDef& map, const LayerDef& layer, const Rect& bbox, const Crs& crs)
+std::optional<QSet<int>> classesInBox(const MapDef& map, const EngineContext& context, const LayerDef& layer,
+                                      const Rect& bbox, const Crs& crs)
 {
     QString error;
-    auto source = openFeatureSource(map, layer, &error);
-    if (!source) return std::nullopt;
+    auto opened = openFeatureSource(map, layer, context);
+    if (!opened) return std::nullopt;
+    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
     FeatureClassifier classifier;
     if (!classifier.compile(layer, &error)) return std::nullopt;
     FeatureQuery q;
@@ -177,7 +179,7 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
         for (int index : layers) {
             const LayerDef& layer = ctx.map.layers[index];
             std::optional<QSet<int>> hit;
-            if (bbox) hit = classesInBox(ctx.map, layer, *bbox, crs);
+            if (bbox) hit = classesInBox(ctx.map, ctx.prepared.context(), layer, *bbox, crs);
             for (int c : legendClasses(layer)) {
                 if (hit && !hit->contains(c)) continue;
                 LegendEntry e{&layer, c, legendTextBounds(ctx.map, layer.classes[c].name), 0};

@@ -316,20 +316,26 @@ void TestShapefile::factoryChoosesTheReader()
     LayerDef layer;
     layer.name = QStringLiteral("pts");
     layer.data = QStringLiteral("pts");  // MapServer style: no extension
-    QString error;
-    auto plain = openFeatureSource(map, layer, &error);
-    QVERIFY2(plain, qPrintable(error));
-    QVERIFY(dynamic_cast<ShapefileFeatureSource*>(plain.get()));
+    const EngineContext context;
+    auto plain = openFeatureSource(map, layer, context);
+    QVERIFY2(plain, qPrintable(plain.message()));
+    QVERIFY(dynamic_cast<ShapefileFeatureSource*>(plain->get()));
     // An OGR SQL attribute filter needs OGR.
     layer.processing = {QStringLiteral("NATIVE_FILTER=v = 7")};
-    auto filtered = openFeatureSource(map, layer, &error);
-    QVERIFY2(filtered, qPrintable(error));
-    QVERIFY(dynamic_cast<OgrFeatureSource*>(filtered.get()));
-    // A missing file keeps OGR's message, naming layer and file.
+    auto filtered = openFeatureSource(map, layer, context);
+    QVERIFY2(filtered, qPrintable(filtered.message()));
+    QVERIFY(dynamic_cast<OgrFeatureSource*>(filtered->get()));
+    // A missing file keeps OGR's message, naming layer and file, and the error
+    // carries the LAYER's place for the editor.
     layer.processing.clear();
     layer.data = QStringLiteral("nothere.shp");
-    QVERIFY(!openFeatureSource(map, layer, &error));
+    layer.pos = {QStringLiteral("x.map"), 3, 1};
+    const auto missing = openFeatureSource(map, layer, context);
+    QVERIFY(!missing);
+    const QString error = missing.message();
     QVERIFY2(error.contains(QLatin1String("layer 'pts'")) && error.contains(QLatin1String("nothere.shp")), qPrintable(error));
+    QCOMPARE(missing.error().where.line, 3);
+    QVERIFY(missing.error().toString().startsWith(QLatin1String("x.map:3:1: ")));
 }
 
 // Random boxes over 400 random segments: the index returns every record

@@ -48,12 +48,25 @@ struct QueryResult {
     QList<DbTrace> traces;
 };
 
-inline QueryResult runQuery(const LayerDef& layer, const Rect& bbox, const QStringList& attributes = {})
+// One context for the test program, as the workbench or `serve` has one.
+inline const EngineContextPtr& testEnginePtr()
+{
+    static const EngineContextPtr context = std::make_shared<const EngineContext>();
+    return context;
+}
+inline const EngineContext& testEngine() { return *testEnginePtr(); }
+
+inline QueryResult runQuery(const LayerDef& layer, const Rect& bbox, const QStringList& attributes = {},
+                            const EngineContext& context = testEngine())
 {
     QueryResult out;
     MapDef map;
-    auto src = openFeatureSource(map, layer, &out.error);
-    if (!src) return out;
+    auto opened = openFeatureSource(map, layer, context);
+    if (!opened) {
+        out.error = opened.error().message;
+        return out;
+    }
+    const std::unique_ptr<FeatureSource> src = std::move(opened).value();
     FeatureQuery q;
     q.bbox = bbox;
     q.attributes = attributes;

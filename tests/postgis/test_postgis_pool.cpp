@@ -68,17 +68,24 @@ void TestPostgisPool::poolReusesConnections()
     QVERIFY2(second.ok, qPrintable(second.error));
     QVERIFY(!second.traces[0].newConnection);
     QCOMPARE(second.traces[0].connectMs, 0.0);
-    const PgPoolStats s = PgConnectionPool::instance().stats(l.connection);
+    const PgPoolStats s = testEngine().pgPool().stats(l.connection);
     QCOMPARE(s.open, 1);
     QCOMPARE(s.idle, 1);
     QCOMPARE(s.connects, qint64(1));
+    // Another program context has a pool of its own: it never gets this connection.
+    const EngineContext other;
+    const QueryResult elsewhere = runQuery(l, {-1, -1, 2, 2}, {}, other);
+    QVERIFY2(elsewhere.ok, qPrintable(elsewhere.error));
+    QVERIFY(elsewhere.traces[0].newConnection);
+    QCOMPARE(other.pgPool().stats(l.connection).open, 1);
+    QCOMPARE(testEngine().pgPool().stats(l.connection).open, 1);
     qInfo("first draw: connect %.2f ms + query %.2f ms; pooled draw: wait %.3f ms + query %.2f ms",
           first.traces[0].connectMs, first.traces[0].queryMs, second.traces[0].poolWaitMs, second.traces[0].queryMs);
 }
 
 void TestPostgisPool::poolBoundTimesOut()
 {
-    PgConnectionPool& pool = PgConnectionPool::instance();
+    PgConnectionPool& pool = testEngine().pgPool();
     const int oldMax = pool.maxPerKey(), oldTimeout = pool.acquireTimeoutMs();
     pool.setMaxPerKey(2);
     pool.setAcquireTimeoutMs(300);
@@ -92,7 +99,7 @@ void TestPostgisPool::poolBoundTimesOut()
     PgLease c = pool.acquire(info, &err);
     const qint64 waited = timer.elapsed();
     QVERIFY(!c);
-    QVERIFY2(err.contains("no free PostgreSQL connection") && err.contains("MAPTUNE_PG_POOL_SIZE"), qPrintable(err));
+    QVERIFY2(err.contains("no free PostgreSQL connection") && err.contains("--pg-pool-size"), qPrintable(err));
     QVERIFY(!err.contains(kPassword));
     QVERIFY(waited >= 290 && waited < 3000);
     QCOMPARE(pool.stats(info).timeouts, qint64(1));
@@ -124,7 +131,7 @@ void TestPostgisPool::closeConnectionAlways()
         QVERIFY(r.traces[0].newConnection);
         QVERIFY(r.traces[0].connectMs > 0);
     }
-    QCOMPARE(PgConnectionPool::instance().stats(l.connection).open, 0);
+    QCOMPARE(testEngine().pgPool().stats(l.connection).open, 0);
 }
 
 void TestPostgisPool::errorsAreClearAndLeakNothing_data()
@@ -161,7 +168,7 @@ void TestPostgisPool::errorsAreClearAndLeakNothing()
     QVERIFY(!r.error.contains(kPassword));
     QVERIFY(!r.traces.isEmpty());
     QVERIFY(!r.traces.last().error.isEmpty());
-    const PgPoolStats s = PgConnectionPool::instance().stats(l.connection);
+    const PgPoolStats s = testEngine().pgPool().stats(l.connection);
     QCOMPARE(s.inUse, 0);         // every lease came back...
     QVERIFY(s.open == s.idle);    // ...and nothing is open beyond the idle ones
     QVERIFY(s.open <= 1);
@@ -169,7 +176,7 @@ void TestPostgisPool::errorsAreClearAndLeakNothing()
 
 void TestPostgisPool::statementTimeout()
 {
-    PgConnectionPool& pool = PgConnectionPool::instance();
+    PgConnectionPool& pool = testEngine().pgPool();
     pool.setStatementTimeoutMs(200);  // applies to connections opened from now on
     const LayerDef l = pgLayer(QStringLiteral("geom from (select *, pg_sleep(2) from roads where gid = 1) as r using unique gid using srid=4326"),
                                {}, QStringLiteral("slow"));
@@ -187,7 +194,7 @@ void TestPostgisPool::statementTimeout()
 
 void TestPostgisPool::loadNeverExceedsPoolSize()
 {
-    PgConnectionPool& pool = PgConnectionPool::instance();
+    PgConnectionPool& pool = testEngine().pgPool();
     const int oldMax = pool.maxPerKey(), oldTimeout = pool.acquireTimeoutMs();
     pool.setMaxPerKey(3);
     pool.setAcquireTimeoutMs(10000);
@@ -289,8 +296,9 @@ void TestPostgisPool::credentialsAreNeverShared()
     m->layers << right << wrong;
 
     // Twice: the second time a connection authenticated as "right" sits idle.
+    const MapRenderer renderer(PreparedMap::prepare(m, testEnginePtr()));
     for (int round = 0; round < 2; ++round) {
-        const RenderResult r = MapRenderer(m).render({});
+        const RenderResult r = renderer.render({});
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(r.trace.layers.size(), 2);
         QVERIFY2(r.trace.layers[0].error.isEmpty(), qPrintable(r.trace.layers[0].error));
@@ -300,7 +308,7 @@ void TestPostgisPool::credentialsAreNeverShared()
         QVERIFY2(!error.contains("ight-pw-42", Qt::CaseInsensitive), qPrintable(error));
         QCOMPARE(r.trace.layers[1].features, qint64(0));
     }
-    const PgConnectionPool& pool = PgConnectionPool::instance();
+    const PgConnectionPool& pool = testEngine().pgPool();
     QCOMPARE(pool.stats(right.connection).idle, 1);
     QCOMPARE(pool.stats(right.connection).connects, qint64(1));
     QCOMPARE(pool.stats(wrong.connection).open, 0);
@@ -310,7 +318,7 @@ void TestPostgisPool::credentialsAreNeverShared()
 // Last: a real stop and start of the cluster.
 void TestPostgisPool::recoversAfterServerRestart()
 {
-    PgConnectionPool& pool = PgConnectionPool::instance();
+    PgConnectionPool& pool = testEngine().pgPool();
     const LayerDef l = pgLayer(QStringLiteral("geom from roads using srid=4326"), {}, QStringLiteral("restart"));
     QueryResult r = runQuery(l, {-1, -1, 2, 2});
     QVERIFY2(r.ok, qPrintable(r.error));

@@ -331,7 +331,7 @@ void TestUiCanvas::layerExtentForZoom()
     LoadResult loaded = parseMapText(kParcels, QString());
     QVERIFY(loaded.ok());
     QString error;
-    const std::optional<Rect> extent = layerExtentInMapCrs(*loaded.map, *loaded.map->layer(layer), &error);
+    const std::optional<Rect> extent = layerExtentInMapCrs(*loaded.map, *loaded.map->layer(layer), EngineContext(), &error);
     QVERIFY2(extent, qPrintable(error));
     QCOMPARE(extent->minx, expected.minx);
     QCOMPARE(extent->miny, expected.miny);

@@ -3,6 +3,7 @@
 #include "ui_test_support.h"
 
 #include "main_window.h"
+#include "map_canvas.h"
 #include "map_document.h"
 #include "pool_status_view.h"
 #include "server_panel.h"
@@ -280,7 +281,10 @@ END
     QTRY_VERIFY(cell(PoolStatusView::OpenCol) >= 1);
     QCOMPARE(cell(PoolStatusView::InUseCol), 0);
     QCOMPARE(cell(PoolStatusView::IdleCol), cell(PoolStatusView::OpenCol));
-    PgLease lease = PgConnectionPool::instance().acquire(conninfo, &error);
+    // The canvas drew from the workbench's one pool, the server shows that pool.
+    QVERIFY(window.canvas()->prepared());
+    QCOMPARE(&window.canvas()->prepared()->context(), &window.engineContext());
+    PgLease lease = window.engineContext().pgPool().acquire(conninfo, &error);
     QVERIFY2(lease, qPrintable(error));
     QTRY_COMPARE(cell(PoolStatusView::InUseCol), 1);  // the panel polls twice a second
     lease.release();

@@ -20,13 +20,6 @@ QString poolKey(const QString& conninfo)
     return pgConnInfoKey(conninfo);
 }
 
-int envInt(const char* name, int fallback)
-{
-    bool ok = false;
-    const int v = qEnvironmentVariableIntValue(name, &ok);
-    return ok ? v : fallback;
-}
-
 }  // namespace
 
 // ---- PgLease ----
@@ -69,18 +62,12 @@ void PgLease::release()
 
 // ---- PgConnectionPool ----
 
-PgConnectionPool& PgConnectionPool::instance()
+PgConnectionPool::PgConnectionPool(const PgPoolSettings& settings)
+    : m_maxPerKey(std::max(1, settings.maxPerKey)),
+      m_acquireTimeoutMs(std::max(0, settings.acquireTimeoutMs)),
+      m_statementTimeoutMs(std::max(0, settings.statementTimeoutMs)),
+      m_connectTimeoutS(std::max(1, settings.connectTimeoutS))
 {
-    static PgConnectionPool pool;
-    return pool;
-}
-
-PgConnectionPool::PgConnectionPool()
-{
-    m_maxPerKey = std::max(1, envInt("MAPTUNE_PG_POOL_SIZE", 8));
-    m_acquireTimeoutMs = std::max(0, envInt("MAPTUNE_PG_ACQUIRE_TIMEOUT_MS", 5000));
-    m_statementTimeoutMs = std::max(0, envInt("MAPTUNE_PG_STATEMENT_TIMEOUT_MS", 0));
-    m_connectTimeoutS = std::max(1, envInt("MAPTUNE_PG_CONNECT_TIMEOUT_S", 5));
 }
 
 PgConnectionPool::~PgConnectionPool()
@@ -222,7 +209,7 @@ PgLease PgConnectionPool::acquire(const QString& conninfo, QString* error)
             ++m_slots[key].timeouts;
             if (error)
                 *error = QStringLiteral("no free PostgreSQL connection (%1) after %2 ms: all %3 pooled connections are in use; "
-                                        "raise MAPTUNE_PG_POOL_SIZE (and the server's max_connections) or lower the load")
+                                        "raise the pool size (--pg-pool-size; and the server's max_connections) or lower the load")
                              .arg(redactPgConnInfo(conninfo))
                              .arg(m_acquireTimeoutMs)
                              .arg(m_maxPerKey);

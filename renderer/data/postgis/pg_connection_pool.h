@@ -1,8 +1,9 @@
 #pragma once
-// One process-wide pool of libpq connections, keyed by the parsed connection
-// string (pgConnInfoKey: case kept, so different credentials never share a
-// connection -- MapServer's case-insensitive match would), shared by every layer of
-// every request. Unlike MapServer's CLOSE_CONNECTION=DEFER cache it is
+// A pool of libpq connections, keyed by the parsed connection string
+// (pgConnInfoKey: case kept, so different credentials never share a
+// connection -- MapServer's case-insensitive match would), shared by every
+// layer of every request of the maps prepared with one EngineContext (the
+// program makes one; data/engine_context.h). Unlike MapServer's CLOSE_CONNECTION=DEFER cache it is
 // bounded: at most maxPerKey() connections per key, and a caller that finds
 // them all in use waits (timed) instead of opening one more -- so a load
 // spike can never exhaust the server's max_connections.
@@ -73,6 +74,15 @@ struct PgPoolStats {
 
 // What a source learned from the database once (SRID, columns), cached per
 // connection key + DATA so that draws make no metadata round trips.
+// The pool's sizes and timeouts, as the program sets them (maptune-cli serve
+// --pg-pool-size ...).
+struct PgPoolSettings {
+    int maxPerKey = 8;             // connections per connection string
+    int acquireTimeoutMs = 5000;   // how long a layer waits for a free one
+    int statementTimeoutMs = 0;    // 0: none
+    int connectTimeoutS = 5;       // unless the CONNECTION string sets connect_timeout
+};
+
 struct PgSourceInfo {
     int srid = 0;
     QStringList columns;    // all columns of the source, for "*" attribute requests
@@ -80,12 +90,7 @@ struct PgSourceInfo {
 
 class PgConnectionPool {
 public:
-    // The process-wide pool. Sizes: MAPTUNE_PG_POOL_SIZE (default 8 per key),
-    // MAPTUNE_PG_ACQUIRE_TIMEOUT_MS (5000), MAPTUNE_PG_STATEMENT_TIMEOUT_MS
-    // (0 = none), MAPTUNE_PG_CONNECT_TIMEOUT_S (5) -- read once, settable.
-    static PgConnectionPool& instance();
-
-    PgConnectionPool();
+    explicit PgConnectionPool(const PgPoolSettings& settings = {});
     ~PgConnectionPool();
     PgConnectionPool(const PgConnectionPool&) = delete;
     PgConnectionPool& operator=(const PgConnectionPool&) = delete;

@@ -33,7 +33,8 @@ int columnSrid(PGconn* conn, const PostgisDataDef& data)
 PostgisExplain explainPostgisLayer(const LayerDef& layer, const QStringList& attributes, const Rect& bbox)
 {
     PostgisExplain out;
-    auto source = PostgisFeatureSource::open(layer, &out.error);
+    // One-off, like `check`: its connection closes with its own pool.
+    auto source = PostgisFeatureSource::open(layer, std::make_shared<PgConnectionPool>(), &out.error);
     if (!source) return out;
     const auto st = source->statement(attributes, bbox, layer.maxFeatures, &out.error);
     if (!st) return out;

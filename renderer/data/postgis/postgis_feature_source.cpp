@@ -80,7 +80,8 @@ bool connectionLost(const PgLease& lease)
 
 }  // namespace
 
-std::unique_ptr<PostgisFeatureSource> PostgisFeatureSource::open(const LayerDef& layer, QString* error)
+std::unique_ptr<PostgisFeatureSource> PostgisFeatureSource::open(const LayerDef& layer,
+                                                                 std::shared_ptr<PgConnectionPool> pool, QString* error)
 {
     if (layer.connection.trimmed().isEmpty()) {
         if (error) *error = QStringLiteral("CONNECTION is empty; give a libpq connection string such as "
@@ -102,18 +103,19 @@ std::unique_ptr<PostgisFeatureSource> PostgisFeatureSource::open(const LayerDef&
     src->m_data = *data;
     src->m_nativeFilter = opts.value(QStringLiteral("NATIVE_FILTER"), {});
     src->m_pooled = close != QLatin1String("ALWAYS");
+    src->m_pool = std::move(pool);
     return src;
 }
 
 PgLease PostgisFeatureSource::lease(QString* error) const
 {
-    PgConnectionPool& pool = PgConnectionPool::instance();
+    PgConnectionPool& pool = *m_pool;
     return m_pooled ? pool.acquire(m_conninfo, error) : pool.connectUnpooled(m_conninfo, error);
 }
 
 std::optional<PgSourceInfo> PostgisFeatureSource::sourceInfo(PgLease& lease, bool wantColumns, QString* error) const
 {
-    PgConnectionPool& pool = PgConnectionPool::instance();
+    PgConnectionPool& pool = *m_pool;
     std::optional<PgSourceInfo> info = pool.sourceInfo(m_conninfo, m_dataText);
     const bool haveSrid = m_data.srid > 0 || info;
     if (haveSrid && (!wantColumns || (info && !info->columns.isEmpty()))) {

@@ -21,7 +21,8 @@ namespace maptune {
 
 class PostgisFeatureSource : public FeatureSource {
 public:
-    static std::unique_ptr<PostgisFeatureSource> open(const LayerDef& layer, QString* error);
+    static std::unique_ptr<PostgisFeatureSource> open(const LayerDef& layer, std::shared_ptr<PgConnectionPool> pool,
+                                                      QString* error);
 
     QStringList fields() const override;
     std::optional<Crs> nativeCrs() const override;
@@ -48,6 +49,7 @@ private:
     PostgisDataDef m_data;
     QString m_nativeFilter;
     bool m_pooled = true;
+    std::shared_ptr<PgConnectionPool> m_pool;
     mutable QList<std::shared_ptr<DbTrace>> m_traces;  // completed by cursors as they read
 };
 

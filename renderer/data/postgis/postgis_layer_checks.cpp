@@ -26,7 +26,8 @@ QStringList postgisLayerWarnings(const MapDef& map, const LayerDef& layer)
     Q_UNUSED(map);
     if (layer.connectionType != ConnectionType::PostGIS) return {};
     QString err;
-    auto source = PostgisFeatureSource::open(layer, &err);
+    // A check is one-off: its connection closes with its own pool.
+    auto source = PostgisFeatureSource::open(layer, std::make_shared<PgConnectionPool>(), &err);
     if (!source) return {diagnostic(layer, Diagnostic::Severity::Warning, err)};
     const PostgisDataDef& data = source->data();
     if (data.isSubselect()) return {};  // the index question belongs to the tables inside
