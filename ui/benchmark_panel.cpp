@@ -370,7 +370,8 @@ std::optional<QString> BenchmarkPanel::planVariants(
         auto variants = makeVariants(cancel, progress);
         if (auto* problem = std::get_if<QString>(&variants)) return *problem;
         QList<ExperimentConfig> configs;
-        if (auto problem = server->configsFor(std::get<QList<MapVariant>>(variants), params, configs)) return *problem;
+        if (const Status served = server->configsFor(std::get<QList<MapVariant>>(variants), params, configs); !served)
+            return served.message();
         for (const MapVariant& v : std::get<QList<MapVariant>>(variants)) *descriptions << v.description;
         options.configs = configs;
         makeLabelsUnique(options.configs);
@@ -387,8 +388,8 @@ bool BenchmarkPanel::start(Plan plan, QString* error)
         if (target && !UrlTemplate::isLoopbackHost(target->host)) plan.options.load.allowRemote = true;  // the user typed it
         LoadOptions o = plan.options.load;
         o.urlTemplate = c.urlTemplate;
-        if (auto problem = LoadRunner::validate(o)) {
-            fail(tr("%1: %2").arg(c.label, *problem), error);
+        if (const Status valid = LoadRunner::validate(o); !valid) {
+            fail(tr("%1: %2").arg(c.label, valid.message()), error);
             return false;
         }
     }
@@ -468,6 +469,15 @@ void BenchmarkPanel::onFinished(const ExperimentResult& result)
     Q_EMIT finished(result);
 }
 
+namespace {
+
+std::optional<QString> errorOf(const Status& status)
+{
+    return status ? std::nullopt : std::optional<QString>(status.message());
+}
+
+}  // namespace
+
 bool BenchmarkPanel::saveResults(const QString& path, QString* error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -478,18 +488,18 @@ bool BenchmarkPanel::saveResults(const QString& path, QString* error)
         QJsonObject json = m_result.toJson();
         json.insert(QStringLiteral("notes"), QJsonArray::fromStringList(m_notes));
         json.insert(QStringLiteral("descriptions"), QJsonArray::fromStringList(m_descriptions));
-        problem = ExperimentReport::writeFile(path, QString::fromUtf8(QJsonDocument(json).toJson()));
+        problem = errorOf(ExperimentReport::writeFile(path, QString::fromUtf8(QJsonDocument(json).toJson())));
     } else if (suffix == QLatin1String("csv")) {
-        problem = ExperimentReport::writeFile(path, ExperimentReport::summaryCsv(m_result));
+        problem = errorOf(ExperimentReport::writeFile(path, ExperimentReport::summaryCsv(m_result)));
         const QFileInfo info(path);
         if (!problem)
-            problem = ExperimentReport::writeFile(info.dir().filePath(info.completeBaseName() + QStringLiteral("-runs.csv")),
-                                                  ExperimentReport::runsCsv(m_result));
+            problem = errorOf(ExperimentReport::writeFile(info.dir().filePath(info.completeBaseName() + QStringLiteral("-runs.csv")),
+                                                  ExperimentReport::runsCsv(m_result)));
     } else if (suffix == QLatin1String("html") || suffix == QLatin1String("htm")) {
         ReportInfo info;
         info.notes = m_notes;
         info.descriptions = m_descriptions;
-        problem = ExperimentReport::writeFile(path, ExperimentReport::html(m_result, info));
+        problem = errorOf(ExperimentReport::writeFile(path, ExperimentReport::html(m_result, info)));
     } else {
         problem = tr("Save as .json, .csv or .html");
     }

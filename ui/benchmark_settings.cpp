@@ -168,7 +168,7 @@ std::variant<LoadOptions, QString> BenchmarkSettings::loadOptions(const MapDef* 
     switch (Area(m_area->currentIndex())) {
     case Area::MapExtent:
         if (!map) return tr("Open a map first, or choose an extent for the requests");
-        if (auto error = EmbeddedServer::defaultWindows(*map, bbox)) return *error;
+        if (const Status windows = EmbeddedServer::defaultWindows(*map, bbox); !windows) return windows.message();
         break;
     case Area::PresetRaster: bbox.preset = QStringLiteral("raster"); break;
     case Area::PresetRoads: bbox.preset = QStringLiteral("roads"); break;

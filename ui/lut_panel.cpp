@@ -165,7 +165,7 @@ QLayout* LutPanel::createFileButtons()
 bool LutPanel::exportGimpCurves(const QString& path, QString* error) const
 {
     const QByteArray text = m_curves.toGimpCurves(error);
-    return !text.isEmpty() && writeFileAtomically(path, text, error);
+    return !text.isEmpty() && writeFileAtomically(path, text).ok(error);
 }
 
 bool LutPanel::importGimpCurves(const QString& path, QString* error)

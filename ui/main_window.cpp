@@ -299,7 +299,7 @@ void MainWindow::showCursor(const QPointF& p)
         m_lonLat->setText(tr("lon/lat: no PROJECTION"));
         return;
     }
-    static const Crs wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326")).value_or(Crs());
+    static const Crs wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326")).valueOr(Crs());
     const auto transform = CoordinateTransform::forThread(crs, wgs84);
     double x = p.x(), y = p.y();
     if (!transform || transform->transform(&x, &y, 1) != 0 || !std::isfinite(x)) {

@@ -88,7 +88,7 @@ bool MapDocument::save(QString* error)
 
 bool MapDocument::saveAs(const QString& path, QString* error)
 {
-    if (!writeFileAtomically(path, m_text.toPlainText().toUtf8(), error)) return false;
+    if (!writeFileAtomically(path, m_text.toPlainText().toUtf8()).ok(error)) return false;
     discardAutosave();
     if (QFileInfo(path).absoluteFilePath() != m_path) setPath(path);
     m_text.setModified(false);
@@ -135,7 +135,7 @@ bool MapDocument::recover(QString* error)
 
 bool MapDocument::writeAutosave(QString* error)
 {
-    return writeFileAtomically(autosavePath(m_path), m_text.toPlainText().toUtf8(), error);
+    return writeFileAtomically(autosavePath(m_path), m_text.toPlainText().toUtf8()).ok(error);
 }
 
 void MapDocument::discardAutosave() { QFile::remove(autosavePath(m_path)); }

@@ -167,8 +167,8 @@ bool ServerPanel::serveEditorMap()
 {
     // Only a map of the served file: a map just opened elsewhere waits for setMapPath().
     if (!m_editorMap || m_mapPath.isEmpty() || QFileInfo(m_editorMap->path) != QFileInfo(m_mapPath)) return false;
-    if (std::optional<QString> refused = m_registry->replaceMap(MapRegistry::nameForPath(m_mapPath), m_editorMap)) {
-        m_lastError = tr("The editor's text is not served: %1").arg(*refused);
+    if (const Status served = m_registry->replaceMap(MapRegistry::nameForPath(m_mapPath), m_editorMap); !served) {
+        m_lastError = tr("The editor's text is not served: %1").arg(served.message());
         return false;
     }
     m_lastError.clear();
@@ -241,12 +241,12 @@ bool ServerPanel::start(QString* error)
     options.workers = m_workers->value();
     options.reloadIntervalMs = kReloadPollMs;
     m_registry = std::make_unique<MapRegistry>(m_context);
-    if (std::optional<QString> failed = m_registry->addMapFile(m_mapPath)) return fail(*failed);
+    if (const Status added = m_registry->addMapFile(m_mapPath); !added) return fail(added.message());
     m_router = std::make_unique<ServiceRouter>(*m_registry, options);
     m_router->setObserver(m_relay);
     auto http = std::make_unique<HttpServer>(*m_router);
-    if (std::optional<QString> failed = http->start()) return fail(tr("Cannot listen on %1:%2: %3")
-                                                                   .arg(options.host).arg(options.port).arg(*failed));
+    if (const Status started = http->start(); !started)
+        return fail(tr("Cannot listen on %1:%2: %3").arg(options.host).arg(options.port).arg(started.message()));
     m_http = std::move(http);
     m_lastError.clear();
     serveEditorMap();  // unsaved edits are served from the start

@@ -266,7 +266,7 @@ QByteArray TimingsPanel::csv() const
 
 bool TimingsPanel::exportCsv(const QString& path, QString* error) const
 {
-    return writeFileAtomically(path, csv(), error);
+    return writeFileAtomically(path, csv()).ok(error);
 }
 
 void TimingsPanel::exportWithDialog(bool png)

@@ -59,22 +59,21 @@ std::optional<QString> resolveMapTargets(BenchOptions& o, EmbeddedServer& server
     for (const QString& t : std::as_const(o.targets)) {
         if (!isMapfileTarget(t)) continue;
         if (!QFileInfo::exists(t)) return QStringLiteral("'%1' is neither an http:// URL template nor a mapfile").arg(t);
-        if (auto error = server.addMap(t)) return *error;
+        if (const Status added = server.addMap(t); !added) return added.message();
         any = true;
     }
     if (!any) return std::nullopt;
-    if (auto error = server.start(o.serverThreads)) return *error;
+    if (const Status started = server.start(o.serverThreads); !started) return started.message();
     const bool ownSequence = hasOwnSequence(bbox);
     bool first = true;
     for (QString& t : o.targets) {
         if (!isMapfileTarget(t)) continue;
-        QString error;
         const MapDefPtr map = server.map(t);
-        const auto url = server.urlTemplate(t, {o.layers, o.srs, o.format}, &error);
-        if (!url) return error;
+        const Result<QString> url = server.urlTemplate(t, {o.layers, o.srs, o.format});
+        if (!url) return url.message();
         t = *url;
         if (!ownSequence && std::exchange(first, false))
-            if (auto e = EmbeddedServer::defaultWindows(*map, bbox)) return *e;
+            if (const Status windows = EmbeddedServer::defaultWindows(*map, bbox); !windows) return windows.message();
     }
     return std::nullopt;
 }
@@ -189,11 +188,13 @@ std::optional<int> presetConfigs(const BenchOptions& o, EmbeddedServer& server, 
     if (built.cancelled) return fail(QStringLiteral("interrupted"), 130);
     if (!built.ok()) return fail(built.error, 1);
     GetMapParams params{o.layers.isEmpty() ? o.layer : o.layers, o.srs, o.format};
-    if (auto e = server.configsFor(built.variants, params, configs, o.serverThreads)) return fail(*e, 1);
+    if (const Status served = server.configsFor(built.variants, params, configs, o.serverThreads); !served)
+        return fail(served.message(), 1);
     for (ExperimentConfig& c : configs)
         if (!c.serverInProcess) c.serverPids = {};
     if (!hasOwnSequence(bbox))
-        if (auto e = EmbeddedServer::defaultWindows(*loaded.map, bbox)) return fail(*e, 2);
+        if (const Status windows = EmbeddedServer::defaultWindows(*loaded.map, bbox); !windows)
+            return fail(windows.message(), 2);
     info.title = QStringLiteral("MapTune experiment: %1 on %2").arg(o.experiment, QFileInfo(o.targets[0]).fileName());
     info.notes << QStringLiteral("Layer: %1. Work directory: %2.").arg(o.layer.isEmpty() ? QStringLiteral("(all)") : o.layer, po.workDir);
     info.notes << built.notes;
@@ -225,8 +226,8 @@ bool writeReports(const BenchOptions& o, const ExperimentResult& result, const R
     bool ok = true;
     for (const auto& [path, text] : files) {
         if (path.isEmpty()) continue;
-        if (auto error = ExperimentReport::writeFile(path, text)) {
-            printError(*error);
+        if (const Status written = ExperimentReport::writeFile(path, text); !written) {
+            printError(written.message());
             ok = false;
         }
     }
@@ -294,8 +295,8 @@ int runBench(BenchOptions o)
     for (const ExperimentConfig& c : std::as_const(eo.configs)) {
         LoadOptions lo = eo.load;
         lo.urlTemplate = c.urlTemplate;
-        if (auto error = LoadRunner::validate(lo)) {
-            printError(c.label.isEmpty() ? *error : c.label + QStringLiteral(": ") + *error);
+        if (const Status valid = LoadRunner::validate(lo); !valid) {
+            printError(c.label.isEmpty() ? valid.message() : c.label + QStringLiteral(": ") + valid.message());
             return 2;
         }
     }

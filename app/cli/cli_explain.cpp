@@ -21,9 +21,12 @@ namespace {
 std::optional<Rect> layerBox(const MapDef& map, const LayerDef& layer, const Rect& box, QString* error)
 {
     if (!map.projection.isSet() || !layer.projection.isSet() || layer.projection.isAuto()) return box;
-    const auto from = Crs::fromProjection(map.projection, error);
-    const auto to = Crs::fromProjection(layer.projection, error);
-    if (!from || !to) return std::nullopt;
+    const Result<Crs> from = Crs::fromProjection(map.projection);
+    const Result<Crs> to = Crs::fromProjection(layer.projection);
+    if (!from || !to) {
+        if (error) *error = from ? to.message() : from.message();
+        return std::nullopt;
+    }
     if (*from == *to) return box;
     const auto t = CoordinateTransform::forThread(*from, *to, error);
     if (!t) return std::nullopt;

@@ -69,8 +69,8 @@ int runServe(const ServeOptions& o)
     // One pool for every served map, reloads included.
     MapRegistry registry(std::make_shared<const EngineContext>(o.pg));
     for (const QString& path : o.mapfiles)
-        if (auto error = registry.addMapFile(path)) {
-            printError(*error);
+        if (const Status added = registry.addMapFile(path); !added) {
+            printError(added.message());
             return 1;
         }
     ServerOptions so;
@@ -86,8 +86,8 @@ int runServe(const ServeOptions& o)
 
     if (!o.fastcgi.isEmpty()) {
         FastCgiServer server(router);
-        if (auto error = server.open(o.fastcgi)) {
-            printError(*error);
+        if (const Status opened = server.open(o.fastcgi); !opened) {
+            printError(opened.message());
             return 1;
         }
         server.start();
@@ -99,11 +99,14 @@ int runServe(const ServeOptions& o)
         server.stop();
     } else {
         HttpServer server(router);
-        if (auto error = server.bind()) {
-            printError(*error);
+        if (const Status bound = server.bind(); !bound) {
+            printError(bound.message());
             return 1;
         }
-        server.start();
+        if (const Status started = server.start(); !started) {  // bound: only a thread to start
+            printError(started.message());
+            return 1;
+        }
         printServed(registry, so.host, server.port());
         waitForSignal();
         std::fprintf(stderr, "maptune-cli serve: stopping (finishing requests in flight)\n");

@@ -49,9 +49,8 @@ bool writeOutput(const QString& path, const QByteArray& bytes)
         return true;
     }
     // Atomic: a reader never sees half an image.
-    QString error;
-    if (!writeFileAtomically(path, bytes, &error)) {
-        printError(error);
+    if (const Status written = writeFileAtomically(path, bytes); !written) {
+        printError(written.message());
         return false;
     }
     return true;

@@ -55,6 +55,12 @@ public:
     const Error& error() const { return std::get<1>(m_state); }
     // The error's message; empty when there is a value.
     QString message() const { return ok() ? QString() : error().message; }
+    // For callers still on a QString* out-parameter: ok(), else the message into *error.
+    bool ok(QString* error) const
+    {
+        if (!ok() && error) *error = message();
+        return ok();
+    }
 
     std::optional<T> toOptional() && { return ok() ? std::optional<T>(std::move(*this).value()) : std::nullopt; }
 
@@ -73,6 +79,11 @@ public:
     explicit operator bool() const { return ok(); }
     const Error& error() const { return *m_error; }
     QString message() const { return ok() ? QString() : m_error->message; }
+    bool ok(QString* error) const
+    {
+        if (!ok() && error) *error = message();
+        return ok();
+    }
 
 private:
     std::optional<Error> m_error;

@@ -168,7 +168,7 @@ std::optional<Crs> OgrFeatureSource::nativeCrs() const
     if (!srs) return std::nullopt;
     char* wkt = nullptr;
     OSRExportToWkt(srs, &wkt);
-    auto crs = Crs::fromWkt(QByteArray(wkt));
+    std::optional<Crs> crs = Crs::fromWkt(QByteArray(wkt)).toOptional();
     CPLFree(wkt);
     return crs;
 }

@@ -77,25 +77,19 @@ CrsCache& cache()
 
 }  // namespace
 
-std::optional<Crs> Crs::fromProjection(const ProjectionDef& def, QString* error)
+Result<Crs> Crs::fromProjection(const ProjectionDef& def)
 {
-    if (!def.isSet()) {
-        if (error) *error = QStringLiteral("no projection given");
-        return std::nullopt;
-    }
-    if (def.isAuto()) {
-        if (error) *error = QStringLiteral("PROJECTION AUTO must be resolved from the data");
-        return std::nullopt;
-    }
-    return fromUserInput(QString::fromUtf8(definitionFromArgs(def.args)), error);
+    if (!def.isSet()) return Error(QStringLiteral("no projection given"));
+    if (def.isAuto()) return Error(QStringLiteral("PROJECTION AUTO must be resolved from the data"));
+    return fromUserInput(QString::fromUtf8(definitionFromArgs(def.args)));
 }
 
-std::optional<Crs> Crs::fromWkt(const QByteArray& wkt, QString* error)
+Result<Crs> Crs::fromWkt(const QByteArray& wkt)
 {
-    return fromUserInput(QString::fromUtf8(wkt), error);
+    return fromUserInput(QString::fromUtf8(wkt));
 }
 
-std::optional<Crs> Crs::fromUserInput(const QString& text, QString* error)
+Result<Crs> Crs::fromUserInput(const QString& text)
 {
     QByteArray def = text.trimmed().toUtf8();
     if (def.startsWith("init=") || def.startsWith("+init=")) def = definitionFromArgs({text});
@@ -106,8 +100,8 @@ std::optional<Crs> Crs::fromUserInput(const QString& text, QString* error)
         QMutexLocker lock(&c.mutex);
         auto it = c.byDefinition.constFind(def);
         if (it != c.byDefinition.constEnd()) {
-            if (!*it && error) *error = c.errors.value(def);
-            return *it;
+            if (!*it) return Error(c.errors.value(def));
+            return **it;
         }
     }
     PJ_CONTEXT* ctx = threadProjContext();
@@ -135,9 +129,11 @@ std::optional<Crs> Crs::fromUserInput(const QString& text, QString* error)
     CrsCache& c = cache();
     QMutexLocker lock(&c.mutex);
     c.byDefinition.insert(def, result);
-    if (!result) c.errors.insert(def, message);
-    if (!result && error) *error = message;
-    return result;
+    if (!result) {
+        c.errors.insert(def, message);
+        return Error(message);
+    }
+    return *result;
 }
 
 }  // namespace maptune

@@ -3,6 +3,7 @@
 // traditional GIS axis order (x = easting/longitude), whatever EPSG says.
 // Immutable value; cheap to copy (shares the PROJ definition string).
 
+#include "core/result.h"
 #include "mapfile/projection_def.h"
 
 #include <QByteArray>
@@ -18,11 +19,11 @@ public:
 
     // From a mapfile PROJECTION block: "init=epsg:4326", "+proj=... +datum=..",
     // several "key=value" lines, "EPSG:3857", WKT. AUTO is not resolved here.
-    static std::optional<Crs> fromProjection(const ProjectionDef& def, QString* error = nullptr);
+    static Result<Crs> fromProjection(const ProjectionDef& def);
     // From user or WMS input: "EPSG:4326", "CRS:84", "epsg:3857", "+proj=...".
-    static std::optional<Crs> fromUserInput(const QString& text, QString* error = nullptr);
+    static Result<Crs> fromUserInput(const QString& text);
     // From WKT (e.g. a GDAL dataset's spatial reference).
-    static std::optional<Crs> fromWkt(const QByteArray& wkt, QString* error = nullptr);
+    static Result<Crs> fromWkt(const QByteArray& wkt);
 
     bool isValid() const { return !m_definition.isEmpty(); }
     bool isGeographic() const { return m_geographic; }

@@ -41,19 +41,20 @@ std::optional<ProjectionDef> readInitFile(const QString& path, const QString& co
 
 }  // namespace
 
-std::optional<Crs> resolveProjection(const MapDef& map, const ProjectionDef& projection, QString* error)
+Result<Crs> resolveProjection(const MapDef& map, const ProjectionDef& projection)
 {
-    if (!projection.isSet() || projection.isAuto()) return Crs::fromProjection(projection, error);
+    if (!projection.isSet() || projection.isAuto()) return Crs::fromProjection(projection);
     if (projection.args.size() == 1) {
         static const QRegularExpression initFile(QStringLiteral("^\\+?init=(.*[/\\\\].*):(\\w+)$"));
         const auto m = initFile.match(projection.args[0].trimmed());
         if (m.hasMatch()) {
-            const auto expanded = readInitFile(mapRelativePath(map, m.captured(1)), m.captured(2), error);
-            if (!expanded) return std::nullopt;
-            return Crs::fromProjection(*expanded, error);
+            QString error;
+            const auto expanded = readInitFile(mapRelativePath(map, m.captured(1)), m.captured(2), &error);
+            if (!expanded) return Error(error);
+            return Crs::fromProjection(*expanded);
         }
     }
-    return Crs::fromProjection(projection, error);
+    return Crs::fromProjection(projection);
 }
 
 Rect projectRect(const Crs& from, const Crs& to, const Rect& r)

@@ -16,7 +16,7 @@ struct MapDef;
 
 // nullopt for an unset or AUTO projection (error says which) and for one that
 // does not resolve.
-std::optional<Crs> resolveProjection(const MapDef& map, const ProjectionDef& projection, QString* error = nullptr);
+Result<Crs> resolveProjection(const MapDef& map, const ProjectionDef& projection);
 
 // msProjectRect: the bounds of 101 samples along each edge of `r`; `r` itself
 // when the transform is the identity or fails everywhere.

@@ -6,13 +6,11 @@
 
 namespace maptune {
 
-bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
+Status writeFileAtomically(const QString& path, const QByteArray& bytes)
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = QObject::tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
+    if (!file.open(QIODevice::WriteOnly))
+        return Error(QObject::tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
     // QSaveFile::commit() (Qt 6.4) does not notice a failure of the final
     // flush of its write buffer (a full disk): it would rename a truncated
     // file over the original. So flush first and give up on failure.
@@ -21,14 +19,10 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
         const QString reason = file.errorString();
         file.cancelWriting();
         file.commit();  // removes the temporary file
-        if (error) *error = QObject::tr("cannot save %1: %2").arg(QDir::toNativeSeparators(path), reason);
-        return false;
+        return Error(QObject::tr("cannot save %1: %2").arg(QDir::toNativeSeparators(path), reason));
     }
-    if (!file.commit()) {
-        if (error) *error = QObject::tr("cannot save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    return true;
+    if (!file.commit()) return Error(QObject::tr("cannot save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+    return {};
 }
 
 }  // namespace maptune

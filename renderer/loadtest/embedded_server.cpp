@@ -15,15 +15,15 @@ EmbeddedServer::EmbeddedServer() : m_registry(std::make_unique<MapRegistry>()) {
 
 EmbeddedServer::~EmbeddedServer() { stop(); }
 
-std::optional<QString> EmbeddedServer::addMap(const QString& path)
+Status EmbeddedServer::addMap(const QString& path)
 {
-    if (!QFileInfo::exists(path)) return QStringLiteral("mapfile '%1' not found").arg(path);
+    if (!QFileInfo::exists(path)) return Error(QStringLiteral("mapfile '%1' not found").arg(path));
     return m_registry->addMapFile(path);
 }
 
-std::optional<QString> EmbeddedServer::start(int workers)
+Status EmbeddedServer::start(int workers)
 {
-    if (m_http) return std::nullopt;
+    if (m_http) return {};
     ServerOptions so;
     so.host = QStringLiteral("127.0.0.1");
     so.port = 0;
@@ -32,12 +32,12 @@ std::optional<QString> EmbeddedServer::start(int workers)
     m_router = std::make_unique<ServiceRouter>(*m_registry, so);
     m_router->setObserver(m_observer);
     m_http = std::make_unique<HttpServer>(*m_router);
-    if (auto error = m_http->start()) {
+    if (const Status started = m_http->start(); !started) {
         m_http.reset();
         m_router.reset();
-        return error;
+        return started;
     }
-    return std::nullopt;
+    return {};
 }
 
 void EmbeddedServer::stop()
@@ -94,12 +94,9 @@ QString EmbeddedServer::getMapQuery(const MapDef& map, const GetMapParams& param
              QString::fromUtf8(QUrl::toPercentEncoding(params.format, "/")));
 }
 
-std::optional<QString> EmbeddedServer::urlTemplate(const QString& path, const GetMapParams& params, QString* error) const
+Result<QString> EmbeddedServer::urlTemplate(const QString& path, const GetMapParams& params) const
 {
-    auto fail = [error](const QString& e) {
-        if (error) *error = e;
-        return std::nullopt;
-    };
+    auto fail = [](const QString& e) { return Error(e); };
     if (!m_http) return fail(QStringLiteral("the embedded server is not running"));
     const QString name = MapRegistry::nameForPath(path);
     const ServedMapPtr served = m_registry->find(name);
@@ -109,37 +106,37 @@ std::optional<QString> EmbeddedServer::urlTemplate(const QString& path, const Ge
     return QStringLiteral("http://127.0.0.1:%1/%2?%3").arg(m_http->port()).arg(name, getMapQuery(*served->map, params));
 }
 
-std::optional<QString> EmbeddedServer::defaultWindows(const MapDef& map, BboxOptions& options)
+Status EmbeddedServer::defaultWindows(const MapDef& map, BboxOptions& options)
 {
     const auto size = parseImageSize(options.size);
     const Rect& e = map.extent;
-    if (!e.isValid() || !size) return QStringLiteral("%1: no EXTENT; give --extent/--res or --preset").arg(map.path);
+    if (!e.isValid() || !size) return Error(QStringLiteral("%1: no EXTENT; give --extent/--res or --preset").arg(map.path));
     const double full = std::min(e.width() / size->first, e.height() / size->second);
     options.extent = QStringLiteral("%1,%2,%3,%4").arg(e.minx, 0, 'g', 17).arg(e.miny, 0, 'g', 17).arg(e.maxx, 0, 'g', 17).arg(e.maxy, 0, 'g', 17);
     options.res = QStringLiteral("%1,%2").arg(full / 16, 0, 'g', 17).arg(full, 0, 'g', 17);
-    return std::nullopt;
+    return {};
 }
 
-std::optional<QString> EmbeddedServer::configsFor(const QList<MapVariant>& variants, const GetMapParams& params,
-                                                  QList<ExperimentConfig>& out, int workers)
+Status EmbeddedServer::configsFor(const QList<MapVariant>& variants, const GetMapParams& params,
+                                  QList<ExperimentConfig>& out, int workers)
 {
     for (const MapVariant& v : variants)
         if (!v.isUrl() && !map(v.mapFile))
-            if (auto error = addMap(v.mapFile)) return QStringLiteral("%1: %2").arg(v.label, *error);
+            if (const Status added = addMap(v.mapFile); !added)
+                return added.error().prefixed(v.label + QStringLiteral(": "));
     const bool anyMap = std::any_of(variants.begin(), variants.end(), [](const MapVariant& v) { return !v.isUrl(); });
     if (anyMap)
-        if (auto error = start(workers)) return error;
+        if (Status started = start(workers); !started) return started;
     for (const MapVariant& v : variants) {
         if (v.isUrl()) {
             out << ExperimentConfig{v.label, v.urlTemplate, {}, false};
             continue;
         }
-        QString error;
-        const auto url = urlTemplate(v.mapFile, params, &error);
-        if (!url) return QStringLiteral("%1: %2").arg(v.label, error);
+        const Result<QString> url = urlTemplate(v.mapFile, params);
+        if (!url) return url.error().prefixed(v.label + QStringLiteral(": "));
         out << ExperimentConfig{v.label, *url, {}, true};
     }
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace maptune

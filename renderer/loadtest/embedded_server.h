@@ -4,6 +4,7 @@
 // serving any number of mapfiles (each under its base name), and the GetMap
 // URL template for each. Used by `maptune-cli bench` and the Benchmark panel.
 
+#include "core/result.h"
 #include "loadtest/bbox_spec.h"
 #include "loadtest/experiment.h"
 #include "loadtest/map_variant.h"
@@ -38,9 +39,9 @@ public:
 
     // Loads a mapfile to serve (before or after start()); its served name is
     // MapRegistry::nameForPath(path). An error (diagnostics, duplicate name) instead.
-    std::optional<QString> addMap(const QString& path);
+    Status addMap(const QString& path);
     // Listens on 127.0.0.1:0 with workers rendering threads (0: one per core).
-    std::optional<QString> start(int workers = 0);
+    Status start(int workers = 0);
     void stop();
     bool isRunning() const;
     int port() const;
@@ -53,7 +54,7 @@ public:
     MapDefPtr map(const QString& path) const;
     // http://127.0.0.1:PORT/<name>?SERVICE=WMS&...&BBOX={BBOX}&WIDTH={WIDTH}&HEIGHT={HEIGHT};
     // an error when not started, the map is unknown or no SRS can be found.
-    std::optional<QString> urlTemplate(const QString& path, const GetMapParams& params, QString* error) const;
+    Result<QString> urlTemplate(const QString& path, const GetMapParams& params) const;
 
     // "EPSG:6677" from PROJECTION "init=epsg:6677" / "EPSG:6677", else wms_srs / ows_srs.
     static QString mapSrs(const MapDef& map);
@@ -63,12 +64,12 @@ public:
     static QString getMapQuery(const MapDef& map, const GetMapParams& params);
     // Random windows inside the map EXTENT, from the whole map down to 1/16 of it:
     // sets options.extent and options.res; an error when the map has no EXTENT.
-    static std::optional<QString> defaultWindows(const MapDef& map, BboxOptions& options);
+    static Status defaultWindows(const MapDef& map, BboxOptions& options);
 
     // Serves every map variant (URL variants pass through) and turns them into
     // experiment configurations, in order. Starts the server when needed.
-    std::optional<QString> configsFor(const QList<MapVariant>& variants, const GetMapParams& params,
-                                      QList<ExperimentConfig>& out, int workers = 0);
+    Status configsFor(const QList<MapVariant>& variants, const GetMapParams& params, QList<ExperimentConfig>& out,
+                      int workers = 0);
 
 private:
     std::unique_ptr<MapRegistry> m_registry;

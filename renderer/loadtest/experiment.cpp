@@ -93,8 +93,8 @@ ExperimentResult Experiment::run()
     for (const ExperimentConfig& c : configs) {
         LoadOptions o = m_options.load;
         o.urlTemplate = c.urlTemplate;
-        if (auto error = LoadRunner::validate(o)) {
-            result.error = QStringLiteral("%1: %2").arg(c.label, *error);
+        if (const Status valid = LoadRunner::validate(o); !valid) {
+            result.error = QStringLiteral("%1: %2").arg(c.label, valid.message());
             return result;
         }
     }

@@ -158,11 +158,9 @@ QString ExperimentReport::html(const ExperimentResult& result, const ReportInfo&
     return h + QStringLiteral("</body>\n</html>\n");
 }
 
-std::optional<QString> ExperimentReport::writeFile(const QString& path, const QString& text)
+Status ExperimentReport::writeFile(const QString& path, const QString& text)
 {
-    QString error;
-    if (!writeFileAtomically(path, text.toUtf8(), &error)) return error;
-    return std::nullopt;
+    return writeFileAtomically(path, text.toUtf8());
 }
 
 }  // namespace maptune

@@ -5,6 +5,7 @@
 // percentiles; no scripts, no external resources; every label escaped).
 // JSON is ExperimentResult::toJson().
 
+#include "core/result.h"
 #include "loadtest/experiment.h"
 
 #include <QString>
@@ -37,7 +38,7 @@ public:
     // &, <, >, " and ' as entities; characters XML cannot carry dropped.
     static QString xmlEscape(const QString& text);
     // Writes text (UTF-8) atomically; an error message instead.
-    static std::optional<QString> writeFile(const QString& path, const QString& text);
+    static Status writeFile(const QString& path, const QString& text);
 };
 
 }  // namespace maptune

@@ -43,14 +43,14 @@ QString temporaryPath(const QString& destination)
                                          .arg(fi.suffix()));
 }
 
-std::optional<QString> publish(const QString& tmp, const QString& destination)
+Status publish(const QString& tmp, const QString& destination)
 {
     if (std::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(destination).constData()) != 0) {
         removeWithSideFiles(tmp);
-        return QStringLiteral("cannot rename the finished file to '%1': %2")
-            .arg(destination, QString::fromLocal8Bit(std::strerror(errno)));
+        return Error(QStringLiteral("cannot rename the finished file to '%1': %2")
+                         .arg(destination, QString::fromLocal8Bit(std::strerror(errno))));
     }
-    return std::nullopt;
+    return {};
 }
 
 void removeWithSideFiles(const QString& path)

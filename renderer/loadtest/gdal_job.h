@@ -4,6 +4,7 @@
 // stops GDAL when the CancelToken is set; temporary names next to a
 // destination and the atomic rename that publishes them. Internal to loadtest.
 
+#include "core/result.h"
 #include "trace/cancel_token.h"
 
 #include <QString>
@@ -29,7 +30,7 @@ QString lastError(const QString& fallback);
 // dir/.name.part-PID-N + suffix: hidden, unique, on the destination's file system.
 QString temporaryPath(const QString& destination);
 // Renames tmp over destination (atomic on one file system); an error instead.
-std::optional<QString> publish(const QString& tmp, const QString& destination);
+Status publish(const QString& tmp, const QString& destination);
 // Removes a file and its GDAL side files (.ovr, .aux.xml, -journal ...).
 void removeWithSideFiles(const QString& path);
 

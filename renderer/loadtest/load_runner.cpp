@@ -230,21 +230,23 @@ void LoadRunner::setProgressCallback(std::function<void(const LoadProgress&)> ca
     m_progressIntervalMs = std::max(10, intervalMs);
 }
 
-std::optional<QString> LoadRunner::validate(const LoadOptions& o)
+Status LoadRunner::validate(const LoadOptions& o)
 {
-    if (auto error = UrlTemplate(o.urlTemplate).check(o.allowRemote)) return error;
-    if (o.concurrency < 1 || o.concurrency > 256) return QStringLiteral("concurrency must be 1..256");
-    if (o.durationS < 0 || o.maxRequests < 1) return QStringLiteral("duration must be >= 0 and the request count >= 1");
+    if (auto error = UrlTemplate(o.urlTemplate).check(o.allowRemote)) return Error(*error);
+    if (o.concurrency < 1 || o.concurrency > 256) return Error(QStringLiteral("concurrency must be 1..256"));
+    if (o.durationS < 0 || o.maxRequests < 1)
+        return Error(QStringLiteral("duration must be >= 0 and the request count >= 1"));
     if (o.durationS <= 0 && o.maxRequests >= 100000)
-        return QStringLiteral("unbounded run: give a duration or a request count below 100000");
-    if (o.bbox.mode == BboxSpec::Mode::File && o.bbox.rows.isEmpty()) return QStringLiteral("the bbox file has no bbox");
-    if (o.timeoutS <= 0) return QStringLiteral("the timeout must be positive");
-    return std::nullopt;
+        return Error(QStringLiteral("unbounded run: give a duration or a request count below 100000"));
+    if (o.bbox.mode == BboxSpec::Mode::File && o.bbox.rows.isEmpty())
+        return Error(QStringLiteral("the bbox file has no bbox"));
+    if (o.timeoutS <= 0) return Error(QStringLiteral("the timeout must be positive"));
+    return {};
 }
 
 LoadRun LoadRunner::run()
 {
-    if (auto error = validate(m_options)) return {std::nullopt, *error};
+    if (const Status valid = validate(m_options); !valid) return {std::nullopt, valid.message()};
     const LoadOptions& o = m_options;
     const int warmup = o.warmup < 0 ? 4 * o.concurrency : o.warmup;
     Job job(o, warmup);

@@ -6,6 +6,7 @@
 // response is good only if it is HTTP 200 with an image of the asked size;
 // throughput counts good responses over wall time.
 
+#include "core/result.h"
 #include "loadtest/bbox_spec.h"
 #include "loadtest/load_report.h"
 #include "trace/cancel_token.h"
@@ -58,7 +59,7 @@ public:
     // Blocks until the run is over or cancelled.
     LoadRun run();
 
-    static std::optional<QString> validate(const LoadOptions& options);
+    static Status validate(const LoadOptions& options);
 
 private:
     LoadOptions m_options;

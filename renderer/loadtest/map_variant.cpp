@@ -114,7 +114,7 @@ VariantWrite MapVariantWriter::write(const MapDef& map, const QString& dir, cons
         return out;
     }
     const QString path = QDir(dir).absoluteFilePath(safeName(name) + QStringLiteral(".map"));
-    if (!writeFileAtomically(path, writeMapFile(map).toUtf8(), &out.error)) return out;
+    if (!writeFileAtomically(path, writeMapFile(map).toUtf8()).ok(&out.error)) return out;
     out.path = path;
     return out;
 }

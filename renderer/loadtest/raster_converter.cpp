@@ -243,8 +243,8 @@ RasterJobResult RasterConverter::convert(const QString& source, const QString& o
         if (!ds) result.error = gdaljob::lastError(QStringLiteral("cannot reopen '%1'").arg(tmp));
     }
     if (ok) {
-        if (auto error = gdaljob::publish(tmp, output)) {
-            result.error = *error;
+        if (const Status published = gdaljob::publish(tmp, output); !published) {
+            result.error = published.message();
             return result;
         }
         if (progress) progress(1.0, QStringLiteral("%1: done").arg(label(format)));

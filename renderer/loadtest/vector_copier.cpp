@@ -177,8 +177,8 @@ VectorCopyResult VectorCopier::toGeoPackage(const QString& conninfo, const QStri
             if (!r.srid) r.srid = epsgOf(l);
         }
     }
-    if (auto e = gdaljob::publish(tmp, output)) {
-        r.error = *e;
+    if (const Status published = gdaljob::publish(tmp, output); !published) {
+        r.error = published.message();
         return r;
     }
     r.ok = true;

@@ -86,7 +86,9 @@ std::optional<Crs> layerCrs(const LayerDef& layer, const RasterLayerSetup& setup
     if (layer.projection.isAuto()) {
         const char* wkt = GDALGetProjectionRef(ds);
         if (!wkt || !*wkt) return Crs();
-        return Crs::fromWkt(QByteArray(wkt), error);
+        Result<Crs> crs = Crs::fromWkt(QByteArray(wkt));
+        if (!crs && error) *error = crs.message();
+        return std::move(crs).toOptional();
     }
     if (!layer.projection.isSet()) return Crs();
     if (!setup.crs && error) *error = setup.crsError;
@@ -145,7 +147,11 @@ RasterLayerSetup::RasterLayerSetup(const MapDef& map, const LayerDef& layer)
     : options(layer.processing), mapDir(mapDirectory(map)), luts(options, mapDir)
 {
     classifier = RasterClassifier::create(layer, &classifierError);
-    if (layer.projection.isSet() && !layer.projection.isAuto()) crs = resolveProjection(map, layer.projection, &crsError);
+    if (layer.projection.isSet() && !layer.projection.isAuto()) {
+        Result<Crs> resolved = resolveProjection(map, layer.projection);
+        crsError = resolved.message();
+        crs = std::move(resolved).toOptional();
+    }
 }
 
 bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const MapView& view, QImage& canvas,
@@ -211,10 +217,13 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
         trace.openMs += sw.elapsedMs();
         if (!ds) return fail(QStringLiteral("cannot open %1: %2").arg(item.display, error));
         std::optional<Crs> crs;
-        if (!item.srs.isEmpty())
-            crs = Crs::fromUserInput(item.srs, &error);
-        else
+        if (!item.srs.isEmpty()) {
+            Result<Crs> fromItem = Crs::fromUserInput(item.srs);
+            error = fromItem.message();
+            crs = std::move(fromItem).toOptional();
+        } else {
             crs = layerCrs(layer, setup, ds, &error);
+        }
         if (!crs) return fail(QStringLiteral("%1: bad projection: %2").arg(item.display, error));
         if (!drawDataset(ctx, ds, *crs, painter, trace, &error))
             return fail(QStringLiteral("%1: %2").arg(item.display, error));

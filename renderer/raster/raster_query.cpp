@@ -192,10 +192,13 @@ bool queryRect(QueryState& s, const Rect& rect, QString* error)
     Crs layerCrs;
     if (s.layer.projection.isAuto()) {
         const char* wkt = GDALGetProjectionRef(ds);
-        if (wkt && *wkt) layerCrs = Crs::fromWkt(QByteArray(wkt)).value_or(Crs());
+        if (wkt && *wkt) layerCrs = Crs::fromWkt(QByteArray(wkt)).valueOr(Crs());
     } else if (s.layer.projection.isSet()) {
-        auto crs = Crs::fromProjection(s.layer.projection, error);
-        if (!crs) return false;
+        const Result<Crs> crs = Crs::fromProjection(s.layer.projection);
+        if (!crs) {
+            if (error) *error = crs.message();
+            return false;
+        }
         layerCrs = *crs;
     }
     return queryDataset(s, ds, layerCrs, rect, error);

@@ -116,8 +116,8 @@ std::optional<Rect> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer
         if (error && error->isEmpty()) *error = QStringLiteral("layer '%1' has no known extent").arg(layer.name);
         return std::nullopt;
     }
-    const std::optional<Crs> layerCrs = resolveProjection(map, layer.projection);
-    const std::optional<Crs> mapCrs = resolveProjection(map, map.projection);
+    const std::optional<Crs> layerCrs = resolveProjection(map, layer.projection).toOptional();
+    const std::optional<Crs> mapCrs = resolveProjection(map, map.projection).toOptional();
     Rect r = *extent;
     if (layerCrs && mapCrs && *layerCrs != *mapCrs) r = projectRect(*layerCrs, *mapCrs, r);
     // A point has no size: show a tenth of the map extent around it; a

@@ -26,7 +26,11 @@ PreparedMap::PreparedMap(MapDefPtr map, EngineContextPtr context) : m_map(std::m
 {
     ++g_prepared;
     const MapDef& m = *m_map;
-    if (m.projection.isSet() && !m.projection.isAuto()) m_crs = resolveProjection(m, m.projection, &m_crsError);
+    if (m.projection.isSet() && !m.projection.isAuto()) {
+        Result<Crs> crs = resolveProjection(m, m.projection);
+        m_crsError = crs.message();
+        m_crs = std::move(crs).toOptional();
+    }
     m_layers.reserve(size_t(m.layers.size()));
     for (int i = 0; i < m.layers.size(); ++i) {
         const LayerDef& def = m.layers[i];

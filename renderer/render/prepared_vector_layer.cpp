@@ -27,9 +27,9 @@ PreparedVectorLayer::PreparedVectorLayer(const MapDef& map, const EngineContext&
     : PreparedLayer(def, index), m_map(map), m_context(context), m_variants(def), m_mapCrs(mapCrs)
 {
     if (def.projection.isSet() && !def.projection.isAuto()) {
-        QString err;
-        m_crs = resolveProjection(map, def.projection, &err);
-        if (!m_crs) m_crsError = QStringLiteral("layer '%1': PROJECTION: %2").arg(def.name, err);
+        Result<Crs> crs = resolveProjection(map, def.projection);
+        if (!crs) m_crsError = QStringLiteral("layer '%1': PROJECTION: %2").arg(def.name, crs.message());
+        m_crs = std::move(crs).toOptional();
     }
 }
 

@@ -72,17 +72,17 @@ FastCgiServer::~FastCgiServer()
     stop();
 }
 
-std::optional<QString> FastCgiServer::open(const QString& socket)
+Status FastCgiServer::open(const QString& socket)
 {
     const QByteArray spec = QFile::encodeName(socket);
     m_socket = FCGX_OpenSocket(spec.constData(), 128);
     if (m_socket < 0)
-        return QStringLiteral("cannot open the FastCGI socket '%1' (is the directory writable, the port free?)").arg(socket);
+        return Error(QStringLiteral("cannot open the FastCGI socket '%1' (is the directory writable, the port free?)").arg(socket));
     if (!socket.startsWith(QLatin1Char(':')) && !socket.contains(QLatin1Char(':'))) {
         m_path = socket;
         ::chmod(spec.constData(), 0666);  // the web server usually runs as another user
     }
-    return std::nullopt;
+    return {};
 }
 
 void FastCgiServer::start(int threads)

@@ -5,6 +5,7 @@
 // PATH_INFO (or SCRIPT_NAME) when it names a served map, else the single
 // served map; /health and /metrics answer as over HTTP.
 
+#include "core/result.h"
 #include "server/service_router.h"
 
 #include <QString>
@@ -26,7 +27,7 @@ public:
 
     // "/run/maptune.sock" (made connectable by every local user, like a port
     // on loopback) or ":9000" / "host:9000".
-    std::optional<QString> open(const QString& socket);
+    Status open(const QString& socket);
     // Starts the accept threads (0: the router's admission limit + 2, so that
     // excess requests are answered 503 rather than left waiting in the backlog).
     void start(int threads = 0);

@@ -67,22 +67,23 @@ void HttpServer::installRoutes()
     });
 }
 
-std::optional<QString> HttpServer::bind()
+Status HttpServer::bind()
 {
     const ServerOptions& o = m_router.options();
     const std::string host = o.host.toStdString();
     if (o.port == 0) {
         m_port = m_server->bind_to_any_port(host);
-        if (m_port < 0) return QStringLiteral("cannot listen on %1: %2").arg(o.host, QString::fromLocal8Bit(strerror(errno)));
+        if (m_port < 0)
+            return Error(QStringLiteral("cannot listen on %1: %2").arg(o.host, QString::fromLocal8Bit(strerror(errno))));
     } else {
         if (!m_server->bind_to_port(host, o.port))
-            return QStringLiteral("cannot listen on %1:%2: %3 (is another server using the port? try --port)")
-                .arg(o.host)
-                .arg(o.port)
-                .arg(QString::fromLocal8Bit(strerror(errno)));
+            return Error(QStringLiteral("cannot listen on %1:%2: %3 (is another server using the port? try --port)")
+                             .arg(o.host)
+                             .arg(o.port)
+                             .arg(QString::fromLocal8Bit(strerror(errno))));
         m_port = o.port;
     }
-    return std::nullopt;
+    return {};
 }
 
 void HttpServer::run()
@@ -90,14 +91,14 @@ void HttpServer::run()
     m_server->listen_after_bind();
 }
 
-std::optional<QString> HttpServer::start()
+Status HttpServer::start()
 {
     if (m_port < 0)
-        if (auto error = bind()) return error;
+        if (Status bound = bind(); !bound) return bound;
     m_thread = std::thread([this] { run(); });
     // stop() is a no-op until the accept loop runs: wait for it.
     for (int i = 0; i < 5000 && !m_server->is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return std::nullopt;
+    return {};
 }
 
 void HttpServer::stop()

@@ -5,6 +5,7 @@
 // limit are answered 503 at once; request-target and body size limits;
 // graceful stop (no new connections, requests in flight finish).
 
+#include "core/result.h"
 #include "server/service_router.h"
 
 #include <QString>
@@ -27,12 +28,12 @@ public:
     HttpServer& operator=(const HttpServer&) = delete;
 
     // Binds and listens on the router's host:port (port 0: a free port).
-    std::optional<QString> bind();
+    Status bind();
     int port() const { return m_port; }
     // Accepts connections until stop(); blocking. Call after bind().
     void run();
     // bind() (unless done) and run() on a background thread; returns once accepting.
-    std::optional<QString> start();
+    Status start();
     // Stops accepting, lets requests in flight finish, joins the threads.
     // Thread-safe; may be called from any thread.
     void stop();

@@ -88,30 +88,30 @@ MapRegistry::Stamps MapRegistry::stampsOf(const FileStamp& main, const QString& 
     return out;
 }
 
-std::optional<QString> MapRegistry::addMapFile(const QString& path)
+Status MapRegistry::addMapFile(const QString& path)
 {
     const QString name = nameForPath(path);
     if (!isValidName(name))
-        return QStringLiteral("%1: a served map needs a name of letters, digits, '_', '-' or '.'; rename the file")
-            .arg(path);
+        return Error(QStringLiteral("%1: a served map needs a name of letters, digits, '_', '-' or '.'; rename the file")
+            .arg(path));
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const FileStamp stamp = stampOf(absolute);
     const LoadResult loaded = loadServedMap(absolute);
-    if (!loaded.ok()) return diagnosticsText(loaded);
+    if (!loaded.ok()) return Error(diagnosticsText(loaded));
     // The mapfile's stamp as it was before reading: an edit during the load is seen next time.
     WmsService service(PreparedMap::prepare(loaded.map, m_context));  // prepared here, outside the lock
     Stamps stamps = stampsOf(stamp, absolute, watchedFiles(service));
 
     std::lock_guard lock(m_mutex);
     if (m_maps.count(name))
-        return QStringLiteral("%1: a map named '%2' is already served; give the mapfiles different names").arg(path, name);
+        return Error(QStringLiteral("%1: a map named '%2' is already served; give the mapfiles different names").arg(path, name));
     Entry entry;
     entry.current = std::make_shared<const ServedMap>(ServedMap{name, absolute, loaded.map, std::move(service), 1});
     entry.stamps = std::move(stamps);
     entry.status.name = name;
     entry.status.path = absolute;
     m_maps.emplace(name, std::move(entry));
-    return std::nullopt;
+    return {};
 }
 
 ServedMapPtr MapRegistry::find(const QString& name) const
@@ -143,15 +143,15 @@ QList<MapStatus> MapRegistry::status() const
     return out;
 }
 
-std::optional<QString> MapRegistry::replaceMap(const QString& name, MapDefPtr map)
+Status MapRegistry::replaceMap(const QString& name, MapDefPtr map)
 {
     const ServedMapPtr old = find(name);
-    if (!old) return QStringLiteral("no served map is named '%1'").arg(name);
-    if (!map) return QStringLiteral("no map to serve as '%1'").arg(name);
+    if (!old) return Error(QStringLiteral("no served map is named '%1'").arg(name));
+    if (!map) return Error(QStringLiteral("no map to serve as '%1'").arg(name));
     // The same bounds as a map loaded from its file: an edit cannot widen what the server reads.
     LoadResult checked;
     checked.diagnostics = checkDataRoots(*map);
-    if (hasErrors(checked.diagnostics)) return diagnosticsText(checked);
+    if (hasErrors(checked.diagnostics)) return Error(diagnosticsText(checked));
     WmsService service(PreparedMap::prepare(map, m_context));
     Stamps stamps = stampsOf(stampOf(old->path), old->path, watchedFiles(service));
     auto next = std::make_shared<ServedMap>(ServedMap{name, old->path, map, std::move(service), 0});
@@ -163,7 +163,7 @@ std::optional<QString> MapRegistry::replaceMap(const QString& name, MapDefPtr ma
     entry.status.generation = entry.current->generation;
     entry.status.reloads++;
     entry.status.lastError.clear();
-    return std::nullopt;
+    return {};
 }
 
 void MapRegistry::checkForChanges()

@@ -6,6 +6,7 @@
 // flight finish on the version they started with. A broken edit keeps the last
 // good version serving and is reported (log, status(), /metrics).
 
+#include "core/result.h"
 #include "data/engine_context.h"
 #include "mapfile/map_def.h"
 #include "wms/wms_service.h"
@@ -54,7 +55,7 @@ public:
 
     // Loads the mapfile and serves it under its base name. Returns an error
     // (the mapfile's diagnostics, or a duplicate or unusable name) instead.
-    std::optional<QString> addMapFile(const QString& path);
+    Status addMapFile(const QString& path);
 
     // The current version of a served map; null for an unknown name.
     ServedMapPtr find(const QString& name) const;
@@ -73,7 +74,7 @@ public:
     // as seen, so the watcher reloads from disk only after the file changes
     // again. An error instead for an unknown name, a null map or a map the
     // registry would not load from a file either.
-    std::optional<QString> replaceMap(const QString& name, MapDefPtr map);
+    Status replaceMap(const QString& name, MapDefPtr map);
 
     // Looks at every mapfile once (size, mtime, inode) and reloads the changed ones.
     void checkForChanges();

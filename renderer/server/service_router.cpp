@@ -131,6 +131,7 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
             qWarning("maptune server: map '%s': %s", qPrintable(map.name), e.what());
             response = plain(500, "Internal error while answering the request; see the server log.");
         } catch (...) {
+            qWarning("maptune server: map '%s': a request failed with an unknown error", qPrintable(map.name));
             response = plain(500, "Internal error while answering the request; see the server log.");
         }
         if (request.cancel.isCancelled()) m_metrics.timedOut();

@@ -283,7 +283,7 @@ void CapabilitiesWriter::keywordList(const KeyValues& metadata, const QString& k
 
 void CapabilitiesWriter::boundingBoxes(const Rect& extent, const ProjectionDef& projection, const KeyValues* layerMetadata)
 {
-    const std::optional<Crs> src = resolveProjection(ctx.map, projection);
+    const std::optional<Crs> src = resolveProjection(ctx.map, projection).toOptional();
     Rect geo = extent;
     if (src && !src->isGeographic())
         if (const auto wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326"))) geo = projectRect(*src, *wgs84, extent);
@@ -310,7 +310,7 @@ void CapabilitiesWriter::boundingBoxes(const Rect& extent, const ProjectionDef& 
     const QString code = epsgCodes(projection, layerMetadata, true);
     if (code.isEmpty()) return;
     Rect box = extent;
-    const std::optional<Crs> target = Crs::fromUserInput(code);
+    const std::optional<Crs> target = Crs::fromUserInput(code).toOptional();
     if (target && src && *target != *src) box = projectRect(*src, *target, extent);
     if (v130() && target && crsAxisInverted(code)) {
         std::swap(box.minx, box.miny);

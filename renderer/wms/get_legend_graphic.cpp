@@ -47,7 +47,7 @@ std::optional<QSet<int>> classesInBox(const MapDef& map, const EngineContext& co
     if (!classifier.compile(layer, &error)) return std::nullopt;
     FeatureQuery q;
     q.bbox = bbox;
-    std::optional<Crs> layerCrs = resolveProjection(map, layer.projection);
+    std::optional<Crs> layerCrs = resolveProjection(map, layer.projection).toOptional();
     if (!layerCrs) layerCrs = source->nativeCrs();
     if (layerCrs && crs.isValid() && *layerCrs != crs) q.bbox = projectRect(crs, *layerCrs, bbox);
     q.attributes = classifier.attributes();
@@ -172,8 +172,8 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
             for (int i = 0; ok && i < 4; ++i) v[i] = parts[i].toDouble(&ok);
             const auto srs = ctx.request.value(ctx.version >= Wms130 ? QStringLiteral("CRS") : QStringLiteral("SRS"));
             if (ok && v[2] > v[0] && v[3] > v[1]) bbox = Rect{v[0], v[1], v[2], v[3]};
-            if (srs) crs = Crs::fromUserInput(*srs).value_or(Crs());
-            if (!crs.isValid()) crs = resolveProjection(ctx.map, ctx.map.projection).value_or(Crs());
+            if (srs) crs = Crs::fromUserInput(*srs).valueOr(Crs());
+            if (!crs.isValid()) crs = resolveProjection(ctx.map, ctx.map.projection).valueOr(Crs());
         }
         QList<LegendEntry> entries;
         for (int index : layers) {

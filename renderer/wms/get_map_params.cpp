@@ -214,9 +214,9 @@ struct Loader {
                 return ctx.version >= Wms130
                            ? fail(QStringLiteral("InvalidCRS"), QStringLiteral("Cannot set new CRS on a map that doesn't have any projection set."))
                            : fail(QStringLiteral("InvalidSRS"), QStringLiteral("Cannot set new SRS on a map that doesn't have any projection set."));
-            QString err;
-            auto crs = Crs::fromUserInput(p.srs, &err);
-            if (!crs) return fail(ctx.version >= Wms130 ? QStringLiteral("InvalidCRS") : QStringLiteral("InvalidSRS"), err);
+            const Result<Crs> crs = Crs::fromUserInput(p.srs);
+            if (!crs)
+                return fail(ctx.version >= Wms130 ? QStringLiteral("InvalidCRS") : QStringLiteral("InvalidSRS"), crs.message());
             p.crs = *crs;
         }
         if (auto e = checkStyles()) return e;

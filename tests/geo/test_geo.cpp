@@ -31,11 +31,10 @@ private Q_SLOTS:
         QFETCH(bool, valid);
         QFETCH(bool, geographic);
         QFETCH(QString, authId);
-        QString error;
-        auto crs = Crs::fromProjection(ProjectionDef{args}, &error);
-        QCOMPARE(crs.has_value(), valid);
+        const Result<Crs> crs = Crs::fromProjection(ProjectionDef{args});
+        QCOMPARE(crs.ok(), valid);
         if (!valid) {
-            QVERIFY(!error.isEmpty());
+            QVERIFY(!crs.message().isEmpty());
             return;
         }
         QCOMPARE(crs->isGeographic(), geographic);
@@ -51,9 +50,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("<42304> +proj=lcc +lat_1=49 +lat_2=77 +lat_0=49 +lon_0=-95 +x_0=0 +y_0=0 +datum=NAD83 +units=m +no_defs <>\n");
         f.close();
-        QString error;
-        auto crs = Crs::fromProjection(ProjectionDef{{"init=" + dir.filePath("Data/myinit") + ":42304"}}, &error);
-        QVERIFY2(crs, qPrintable(error));
+        const Result<Crs> crs = Crs::fromProjection(ProjectionDef{{"init=" + dir.filePath("Data/myinit") + ":42304"}});
+        QVERIFY2(crs, qPrintable(crs.message()));
         QVERIFY(!crs->isGeographic());
     }
 

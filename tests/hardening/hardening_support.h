@@ -45,11 +45,11 @@ struct Server {
     explicit Server(const QStringList& maps, ServerOptions options = {})
     {
         for (const QString& m : maps)
-            if (const auto error = registry.addMapFile(m)) errors << *error;
+            if (const Status added = registry.addMapFile(m); !added) errors << added.message();
         options.port = 0;
         router = std::make_unique<ServiceRouter>(registry, options);
         http = std::make_unique<HttpServer>(*router);
-        if (const auto error = http->start()) errors << *error;
+        if (const Status started = http->start(); !started) errors << started.message();
     }
 };
 

@@ -336,7 +336,8 @@ void TestHostileRequests::dataRootsAtLoad()
     if (env.isEmpty()) qunsetenv("MAPTUNE_ALLOWED_ROOTS");
     else qputenv("MAPTUNE_ALLOWED_ROOTS", env.replace(m_dir.filePath(QStringLiteral("outside")), outside).toUtf8());
     MapRegistry registry;
-    const std::optional<QString> error = registry.addMapFile(path);
+    const Status added = registry.addMapFile(path);
+    const std::optional<QString> error = added ? std::nullopt : std::optional<QString>(added.message());
     qunsetenv("MAPTUNE_ALLOWED_ROOTS");
 
     // The map itself is fine for the one-shot tools: only serving confines it.

@@ -320,7 +320,7 @@ private Q_SLOTS:
 
         EmbeddedServer server;
         QList<ExperimentConfig> configs;
-        QVERIFY(!server.configsFor(b.variants, {QStringLiteral("roads"), {}, QStringLiteral("image/png")}, configs, 1));
+        QVERIFY(server.configsFor(b.variants, {QStringLiteral("roads"), {}, QStringLiteral("image/png")}, configs, 1).ok());
         QVERIFY(server.isRunning());
         QCOMPARE(configs.size(), 2);
         QVERIFY(configs[0].serverInProcess);
@@ -332,7 +332,7 @@ private Q_SLOTS:
 
         BboxOptions bbox;
         bbox.size = QStringLiteral("400x300");
-        QVERIFY(!EmbeddedServer::defaultWindows(*m_map, bbox));
+        QVERIFY(EmbeddedServer::defaultWindows(*m_map, bbox).ok());
         QCOMPARE(bbox.extent, QStringLiteral("15554000,4256400,15554800,4257000"));
         QCOMPARE(bbox.res, QStringLiteral("0.125,2"));   // 800 m / 400 px = 2 m/px, down to 1/16
         server.stop();

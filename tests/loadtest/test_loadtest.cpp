@@ -593,10 +593,10 @@ private Q_SLOTS:
         LoadOptions o = smallRun(QStringLiteral("http://10.1.2.3/?BBOX={BBOX}"), 5);
         QVERIFY(LoadRunner(o).run().error.contains(QStringLiteral("non-loopback")));
         o = smallRun(QStringLiteral("http://127.0.0.1:1/?BBOX={BBOX}"), 100000);
-        QVERIFY(LoadRunner::validate(o)->contains(QStringLiteral("unbounded")));
+        QVERIFY(LoadRunner::validate(o).message().contains(QStringLiteral("unbounded")));
         o.maxRequests = 5;
         o.concurrency = 0;
-        QVERIFY(LoadRunner::validate(o)->contains(QStringLiteral("concurrency")));
+        QVERIFY(LoadRunner::validate(o).message().contains(QStringLiteral("concurrency")));
     }
 
     void schedule_data()

@@ -58,13 +58,17 @@ ExperimentResult tinyExperiment(const QList<MapVariant>& variants, const MapDef&
     EmbeddedServer server;
     ExperimentOptions eo;
     ExperimentResult failed;
-    if (auto e = server.configsFor(variants, {QStringLiteral("roads"), {}, QStringLiteral("image/png")}, eo.configs, 1)) {
-        failed.error = *e;
+    if (const Status served = server.configsFor(variants, {QStringLiteral("roads"), {}, QStringLiteral("image/png")}, eo.configs, 1);
+        !served) {
+        failed.error = served.message();
         return failed;
     }
     BboxOptions bbox;
     bbox.size = QStringLiteral("256");
-    EmbeddedServer::defaultWindows(map, bbox);
+    if (const Status windows = EmbeddedServer::defaultWindows(map, bbox); !windows) {
+        failed.error = windows.message();
+        return failed;
+    }
     eo.load.bbox = *resolveBboxSpec(bbox).spec;
     eo.load.durationS = 0;
     eo.load.maxRequests = 5;

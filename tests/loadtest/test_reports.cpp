@@ -225,11 +225,13 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("r.csv"));
-        QVERIFY(!ExperimentReport::writeFile(path, QStringLiteral("a,b\r\n")));
+        QVERIFY(ExperimentReport::writeFile(path, QStringLiteral("a,b\r\n")).ok());
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("a,b\r\n"));
-        QVERIFY(ExperimentReport::writeFile(dir.filePath(QStringLiteral("no/such/dir/r.csv")), QStringLiteral("x")).has_value());
+        const Status refused = ExperimentReport::writeFile(dir.filePath(QStringLiteral("no/such/dir/r.csv")), QStringLiteral("x"));
+        QVERIFY(!refused);
+        QVERIFY2(refused.message().contains(QLatin1String("r.csv")), qPrintable(refused.message()));
     }
 };
 

@@ -57,14 +57,14 @@ struct Fixture {
     explicit Fixture(const QStringList& maps, ServerOptions options = {})
     {
         for (const QString& m : maps) {
-            const auto error = registry.addMapFile(m);
-            if (error) qWarning("%s", qPrintable(*error));
+            const Status added = registry.addMapFile(m);
+            if (!added) qWarning("%s", qPrintable(added.message()));
         }
         options.port = 0;
         router = std::make_unique<ServiceRouter>(registry, options);
         http = std::make_unique<HttpServer>(*router);
-        const auto error = http->start();
-        if (error) qWarning("%s", qPrintable(*error));
+        const Status started = http->start();
+        if (!started) qWarning("%s", qPrintable(started.message()));
     }
     httplib::Client client() const
     {
@@ -494,16 +494,16 @@ void TestServer::duplicateAndBrokenMaps()
 {
     QTemporaryDir dir;
     MapRegistry registry;
-    QVERIFY(!registry.addMapFile(kWorld));
-    const auto duplicate = registry.addMapFile(kWorld);
-    QVERIFY(duplicate && duplicate->contains(QStringLiteral("already served")));
+    QVERIFY(registry.addMapFile(kWorld).ok());
+    const Status duplicate = registry.addMapFile(kWorld);
+    QVERIFY(!duplicate && duplicate.message().contains(QStringLiteral("already served")));
     const QString broken = dir.filePath(QStringLiteral("broken.map"));
     writeText(broken, "MAP\n  NAME \"x\"\n  LAYRE\nEND\n");
-    const auto error = registry.addMapFile(broken);
-    QVERIFY(error && error->contains(QStringLiteral("broken.map:3:")));
+    const Status error = registry.addMapFile(broken);
+    QVERIFY(!error && error.message().contains(QStringLiteral("broken.map:3:")));
     QCOMPARE(registry.names(), QStringList{QStringLiteral("world")});
     QVERIFY(registry.single());
-    QVERIFY(registry.addMapFile(dir.filePath(QStringLiteral("missing.map"))).has_value());
+    QVERIFY(!registry.addMapFile(dir.filePath(QStringLiteral("missing.map"))).ok());
 }
 
 QTEST_MAIN(TestServer)

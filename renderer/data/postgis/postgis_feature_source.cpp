@@ -175,7 +175,7 @@ std::optional<Crs> PostgisFeatureSource::nativeCrs() const
         srid = info ? info->srid : 0;
     }
     if (srid <= 0) return std::nullopt;
-    return Crs::fromUserInput(QStringLiteral("EPSG:%1").arg(srid));
+    return Crs::fromUserInput(QStringLiteral("EPSG:%1").arg(srid)).toOptional();
 }
 
 std::optional<PostgisStatement> PostgisFeatureSource::statement(const QStringList& columns, const Rect& bbox, int limit, QString* error)
