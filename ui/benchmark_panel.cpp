@@ -51,7 +51,7 @@ std::optional<QString> embeddedTemplate(const QString& baseUrl, const MapDef& ma
         *error = QObject::tr("The map has no EPSG code: add PROJECTION \"init=epsg:NNNN\" END to benchmark it");
         return std::nullopt;
     }
-    GetMapParams params;
+    BenchGetMapParams params;
     params.format = format;
     return baseUrl + QLatin1Char('?') + EmbeddedServer::getMapQuery(map, params);
 }
@@ -363,7 +363,7 @@ std::optional<QString> BenchmarkPanel::planVariants(
     m_variantServer = std::make_shared<EmbeddedServer>();
     m_variantServer->setObserver(m_relay);
     m_variantDescriptions = std::make_shared<QStringList>();
-    GetMapParams params;
+    BenchGetMapParams params;
     params.format = m_settings->format();
     plan.prepare = [server = m_variantServer, descriptions = m_variantDescriptions, params, makeVariants](
                        ExperimentOptions& options, const CancelToken& cancel, const BenchmarkJob::PrepareProgress& progress) {

@@ -187,7 +187,7 @@ std::optional<int> presetConfigs(const BenchOptions& o, EmbeddedServer& server, 
         if (!o.quiet) std::fprintf(stderr, "maptune-cli: %s\n", qPrintable(n));
     if (built.cancelled) return fail(QStringLiteral("interrupted"), 130);
     if (!built.ok()) return fail(built.error, 1);
-    GetMapParams params{o.layers.isEmpty() ? o.layer : o.layers, o.srs, o.format};
+    BenchGetMapParams params{o.layers.isEmpty() ? o.layer : o.layers, o.srs, o.format};
     if (const Status served = server.configsFor(built.variants, params, configs, o.serverThreads); !served)
         return fail(served.message(), 1);
     for (ExperimentConfig& c : configs)

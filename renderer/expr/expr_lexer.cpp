@@ -56,7 +56,7 @@ public:
         LexResult result;
         while (true) {
             skipBlanks();
-            Token tok;
+            ExprToken tok;
             tok.column = int(m_pos) + 1;
             if (m_pos >= m_text.size()) {
                 result.tokens.append(tok);
@@ -82,7 +82,7 @@ private:
         return false;
     }
 
-    bool next(Token& tok)
+    bool next(ExprToken& tok)
     {
         const QChar c = m_text[m_pos];
         if (c == u'\'' || c == u'"') return quoted(tok, c);
@@ -103,7 +103,7 @@ private:
         return fail(QStringLiteral("unexpected character '%1'").arg(c), m_pos);
     }
 
-    bool quoted(Token& tok, QChar quote)
+    bool quoted(ExprToken& tok, QChar quote)
     {
         const qsizetype start = m_pos++;
         QString value;
@@ -138,7 +138,7 @@ private:
         return v.size() >= 3 && v.front() == u'[' && v.back() == u']' && v.indexOf(u']') == v.size() - 1;
     }
 
-    bool backticked(Token& tok)
+    bool backticked(ExprToken& tok)
     {
         const qsizetype start = m_pos++;
         const qsizetype end = m_text.indexOf(u'`', m_pos);
@@ -155,7 +155,7 @@ private:
         return true;
     }
 
-    bool binding(Token& tok)
+    bool binding(ExprToken& tok)
     {
         const qsizetype start = m_pos;
         const qsizetype end = m_text.indexOf(u']', m_pos);
@@ -170,7 +170,7 @@ private:
         return true;
     }
 
-    bool number(Token& tok)
+    bool number(ExprToken& tok)
     {
         const qsizetype start = m_pos;
         auto digits = [&] { while (m_pos < m_text.size() && m_text[m_pos].isDigit()) ++m_pos; };
@@ -188,7 +188,7 @@ private:
         return true;
     }
 
-    bool word(Token& tok)
+    bool word(ExprToken& tok)
     {
         const qsizetype start = m_pos;
         while (m_pos < m_text.size() && (m_text[m_pos].isLetterOrNumber() || m_text[m_pos] == u'_')) ++m_pos;
@@ -219,7 +219,7 @@ LexResult lexExpression(const QString& text)
     return Lexer(text).run();
 }
 
-QString describeToken(const Token& token)
+QString describeToken(const ExprToken& token)
 {
     switch (token.kind) {
     case TokenKind::End: return QStringLiteral("end of expression");

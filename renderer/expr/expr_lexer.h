@@ -23,7 +23,7 @@ enum class TokenKind {
     Plus, Minus, Star, Slash, Percent, Caret,
 };
 
-struct Token {
+struct ExprToken {
     TokenKind kind = TokenKind::End;
     int column = 0;   // 1-based
     QString text;     // as written (unescaped for strings; attribute name for Attr*)
@@ -31,13 +31,13 @@ struct Token {
 };
 
 struct LexResult {
-    QList<Token> tokens;  // ends with an End token
+    QList<ExprToken> tokens;  // ends with an End token
     QString error;        // empty when lexing succeeded
 };
 
 LexResult lexExpression(const QString& text);
 
 // How a token reads in messages: "')'", "end of expression", "'[name]'".
-QString describeToken(const Token& token);
+QString describeToken(const ExprToken& token);
 
 }  // namespace maptune

@@ -57,7 +57,7 @@ constexpr int kMaxNesting = 1000;
 
 class Parser {
 public:
-    Parser(QList<Token> tokens, ExprProgram& program) : m_tokens(std::move(tokens)), m_prog(program) {}
+    Parser(QList<ExprToken> tokens, ExprProgram& program) : m_tokens(std::move(tokens)), m_prog(program) {}
 
     int parseAll()
     {
@@ -69,8 +69,8 @@ public:
     QString typeError() const { return m_typeError; }
 
 private:
-    const Token& peek() const { return m_tokens[m_pos]; }
-    const Token& take() { return m_tokens[m_pos++]; }
+    const ExprToken& peek() const { return m_tokens[m_pos]; }
+    const ExprToken& take() { return m_tokens[m_pos++]; }
     bool accept(TokenKind k)
     {
         if (peek().kind != k) return false;
@@ -96,7 +96,7 @@ private:
 
     [[noreturn]] void unexpected() const
     {
-        const Token& t = peek();
+        const ExprToken& t = peek();
         throw SyntaxError{QStringLiteral("unexpected %1 at column %2").arg(describeToken(t)).arg(t.column)};
     }
 
@@ -130,7 +130,7 @@ private:
         return add(std::move(n));
     }
 
-    void requireLogical(int node, const Token& op)
+    void requireLogical(int node, const ExprToken& op)
     {
         const ValueType t = typeOf(node);
         if (t != ValueType::Bool && t != ValueType::Number)
@@ -142,7 +142,7 @@ private:
         const Nesting nesting(*this);  // parentheses and function arguments come back here
         int lhs = parseAnd();
         while (peek().kind == TokenKind::Or) {
-            const Token op = take();
+            const ExprToken op = take();
             const int rhs = parseAnd();
             requireLogical(lhs, op);
             requireLogical(rhs, op);
@@ -155,7 +155,7 @@ private:
     {
         int lhs = parseNot();
         while (peek().kind == TokenKind::And) {
-            const Token op = take();
+            const ExprToken op = take();
             const int rhs = parseNot();
             requireLogical(lhs, op);
             requireLogical(rhs, op);
@@ -168,7 +168,7 @@ private:
     {
         const Nesting nesting(*this);
         if (peek().kind == TokenKind::Not) {
-            const Token op = take();
+            const ExprToken op = take();
             const int operand = parseNot();
             requireLogical(operand, op);
             return makeNode(OpCode::Not, ValueType::Bool, op.column, operand);
@@ -180,7 +180,7 @@ private:
     {
         int lhs = parseAdditive();
         while (isComparison(peek().kind)) {
-            const Token op = take();
+            const ExprToken op = take();
             const int rhs = parseAdditive();
             lhs = makeComparison(op, lhs, rhs);
         }
@@ -203,7 +203,7 @@ private:
         }
     }
 
-    int makeComparison(const Token& opTok, int lhs, int rhs)
+    int makeComparison(const ExprToken& opTok, int lhs, int rhs)
     {
         const OpCode op = comparisonOp(opTok.kind);
         const ValueType l = typeOf(lhs), r = typeOf(rhs);
@@ -232,7 +232,7 @@ private:
     {
         int lhs = parseMultiplicative();
         while (peek().kind == TokenKind::Plus || peek().kind == TokenKind::Minus) {
-            const Token op = take();
+            const ExprToken op = take();
             const int rhs = parseMultiplicative();
             const ValueType l = typeOf(lhs), r = typeOf(rhs);
             if (op.kind == TokenKind::Plus && l == ValueType::String && r == ValueType::String) {
@@ -245,7 +245,7 @@ private:
         return lhs;
     }
 
-    void requireNumbers(const Token& op, ValueType l, ValueType r)
+    void requireNumbers(const ExprToken& op, ValueType l, ValueType r)
     {
         if (l != ValueType::Number || r != ValueType::Number)
             typeMismatch(QStringLiteral("'%1' cannot combine a %2 with a %3").arg(op.text, typeName(l), typeName(r)), op.column);
@@ -255,7 +255,7 @@ private:
     {
         int lhs = parseUnary();
         while (peek().kind == TokenKind::Star || peek().kind == TokenKind::Slash || peek().kind == TokenKind::Percent) {
-            const Token op = take();
+            const ExprToken op = take();
             const int rhs = parseUnary();
             requireNumbers(op, typeOf(lhs), typeOf(rhs));
             const OpCode code = op.kind == TokenKind::Star ? OpCode::Mul : op.kind == TokenKind::Slash ? OpCode::Div : OpCode::Mod;
@@ -268,7 +268,7 @@ private:
     {
         const Nesting nesting(*this);  // also the exponent of ^
         if (peek().kind == TokenKind::Minus) {
-            const Token op = take();
+            const ExprToken op = take();
             const int operand = parseUnary();
             requireNumbers(op, typeOf(operand), ValueType::Number);
             return makeNode(OpCode::Neg, ValueType::Number, op.column, operand);
@@ -280,13 +280,13 @@ private:
     {
         const int base = parsePrimary();
         if (peek().kind != TokenKind::Caret) return base;
-        const Token op = take();
+        const ExprToken op = take();
         const int exponent = parseUnary();  // right-associative: 2^3^2 = 2^(3^2)
         requireNumbers(op, typeOf(base), typeOf(exponent));
         return makeNode(OpCode::Pow, ValueType::Number, op.column, base, exponent);
     }
 
-    int attribute(const Token& t, OpCode op, ValueType type)
+    int attribute(const ExprToken& t, OpCode op, ValueType type)
     {
         const int node = makeNode(op, type, t.column);
         qsizetype slot = m_prog.attributes.indexOf(t.text);
@@ -300,7 +300,7 @@ private:
 
     int parsePrimary()
     {
-        const Token t = peek();
+        const ExprToken t = peek();
         switch (t.kind) {
         case TokenKind::Number:
         case TokenKind::Boolean: {
@@ -340,7 +340,7 @@ private:
         }
     }
 
-    int parseFunction(const Token& name)
+    int parseFunction(const ExprToken& name)
     {
         expect(TokenKind::LParen);
         QList<int> args;
@@ -352,7 +352,7 @@ private:
         return makeCall(name, args);
     }
 
-    int makeCall(const Token& name, const QList<int>& args)
+    int makeCall(const ExprToken& name, const QList<int>& args)
     {
         struct Signature {
             const char16_t* name;
@@ -391,7 +391,7 @@ private:
         throw SyntaxError{QStringLiteral("unknown function '%1' at column %2").arg(name.text).arg(name.column)};
     }
 
-    QList<Token> m_tokens;
+    QList<ExprToken> m_tokens;
     ExprProgram& m_prog;
     qsizetype m_pos = 0;
     QString m_typeError;

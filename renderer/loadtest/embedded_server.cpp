@@ -84,7 +84,7 @@ QString EmbeddedServer::mapLayers(const MapDef& map)
     return names.join(QLatin1Char(','));
 }
 
-QString EmbeddedServer::getMapQuery(const MapDef& map, const GetMapParams& params)
+QString EmbeddedServer::getMapQuery(const MapDef& map, const BenchGetMapParams& params)
 {
     const QString layers = params.layers.isEmpty() ? mapLayers(map) : params.layers;
     const QString srs = params.srs.isEmpty() ? mapSrs(map) : params.srs;
@@ -94,7 +94,7 @@ QString EmbeddedServer::getMapQuery(const MapDef& map, const GetMapParams& param
              QString::fromUtf8(QUrl::toPercentEncoding(params.format, "/")));
 }
 
-Result<QString> EmbeddedServer::urlTemplate(const QString& path, const GetMapParams& params) const
+Result<QString> EmbeddedServer::urlTemplate(const QString& path, const BenchGetMapParams& params) const
 {
     auto fail = [](const QString& e) { return Error(e); };
     if (!m_http) return fail(QStringLiteral("the embedded server is not running"));
@@ -117,7 +117,7 @@ Status EmbeddedServer::defaultWindows(const MapDef& map, BboxOptions& options)
     return {};
 }
 
-Status EmbeddedServer::configsFor(const QList<MapVariant>& variants, const GetMapParams& params,
+Status EmbeddedServer::configsFor(const QList<MapVariant>& variants, const BenchGetMapParams& params,
                                   QList<ExperimentConfig>& out, int workers)
 {
     for (const MapVariant& v : variants)

@@ -24,7 +24,9 @@ class MapRegistry;
 class RequestObserver;
 class ServiceRouter;
 
-struct GetMapParams {
+// The GetMap parameters of a benchmark URL template (not wms/GetMapParams, a
+// parsed request).
+struct BenchGetMapParams {
     QString layers;                           // empty: every named layer of the map
     QString srs;                              // empty: the map's EPSG code
     QString format = QStringLiteral("image/png");
@@ -54,21 +56,21 @@ public:
     MapDefPtr map(const QString& path) const;
     // http://127.0.0.1:PORT/<name>?SERVICE=WMS&...&BBOX={BBOX}&WIDTH={WIDTH}&HEIGHT={HEIGHT};
     // an error when not started, the map is unknown or no SRS can be found.
-    Result<QString> urlTemplate(const QString& path, const GetMapParams& params) const;
+    Result<QString> urlTemplate(const QString& path, const BenchGetMapParams& params) const;
 
     // "EPSG:6677" from PROJECTION "init=epsg:6677" / "EPSG:6677", else wms_srs / ows_srs.
     static QString mapSrs(const MapDef& map);
     static QString mapLayers(const MapDef& map);
     // "SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=..&STYLES=&SRS=..&BBOX={BBOX}&WIDTH={WIDTH}&HEIGHT={HEIGHT}&FORMAT=.."
     // with the params' defaults filled from the map (the SRS may stay empty).
-    static QString getMapQuery(const MapDef& map, const GetMapParams& params);
+    static QString getMapQuery(const MapDef& map, const BenchGetMapParams& params);
     // Random windows inside the map EXTENT, from the whole map down to 1/16 of it:
     // sets options.extent and options.res; an error when the map has no EXTENT.
     static Status defaultWindows(const MapDef& map, BboxOptions& options);
 
     // Serves every map variant (URL variants pass through) and turns them into
     // experiment configurations, in order. Starts the server when needed.
-    Status configsFor(const QList<MapVariant>& variants, const GetMapParams& params, QList<ExperimentConfig>& out,
+    Status configsFor(const QList<MapVariant>& variants, const BenchGetMapParams& params, QList<ExperimentConfig>& out,
                       int workers = 0);
 
 private:

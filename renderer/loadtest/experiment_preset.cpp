@@ -175,7 +175,7 @@ void buildUrl(Builder& b)
     QString url = b.o.spec.url;
     if (!url.contains(QLatin1String("{BBOX}"), Qt::CaseInsensitive) && !url.contains(QLatin1String("{MINX}"))) {
         // A base URL: ask it for what the embedded server is asked for.
-        GetMapParams p;
+        BenchGetMapParams p;
         p.layers = b.o.layer;
         url += (url.contains(QLatin1Char('?')) ? (url.endsWith(QLatin1Char('?')) || url.endsWith(QLatin1Char('&')) ? "" : "&") : "?") +
                EmbeddedServer::getMapQuery(b.original, p);
