@@ -31,10 +31,10 @@ const QColor kBandColours[3] = {QColor(0xd0, 0x30, 0x30), QColor(0x30, 0xa0, 0x3
 
 // The worker entry of the histogram render: one of the places exceptions are
 // caught, and said -- the histogram then stays empty.
-QImage renderWithoutLut(const MapDefPtr& map, const RenderRequest& request)
+QImage renderWithoutLut(const MapDefPtr& map, const EngineContextPtr& context, const RenderRequest& request)
 {
     try {
-        const RenderResult r = MapRenderer(map).render(request);
+        const RenderResult r = MapRenderer(PreparedMap::prepare(map, context)).render(request);
         if (!r.ok()) qWarning("maptune: LUT histogram: %s", qPrintable(r.error));
         return r.ok() ? r.image : QImage();
     } catch (const std::exception& e) {
@@ -280,7 +280,7 @@ void LutPanel::setHistogramView(const Rect& bbox, const QSize& size)
     request.encode = false;
     request.transparent = true;  // background pixels stay out of the histogram
     const MapDefPtr map = mapWithoutLut();
-    m_watcher.setFuture(QtConcurrent::run([map, request] { return renderWithoutLut(map, request); }));
+    m_watcher.setFuture(QtConcurrent::run([map, context = m_context, request] { return renderWithoutLut(map, context, request); }));
 }
 
 void LutPanel::histogramRendered()

@@ -6,6 +6,7 @@
 // on the canvas shows the layer without its LUT left of a draggable divider.
 // Curves import from and export to GIMP curves files.
 
+#include "data/engine_context.h"
 #include "raster/lut_curves.h"
 
 #include "mapfile/map_def.h"
@@ -50,6 +51,8 @@ public:
     bool importGimpCurves(const QString& path, QString* error = nullptr);
     // Histograms of the layer in this view, rendered without its LUT.
     void setHistogramView(const Rect& bbox, const QSize& size);
+    // Histogram renders draw from this context's pool (the workbench's).
+    void setEngineContext(EngineContextPtr context) { m_context = std::move(context); }
     // Histograms: [band 0..2][value 0..255]; before and after the LUT.
     const QList<QList<double>>& histogramBefore() const { return m_before; }
 
@@ -84,6 +87,7 @@ private:
     QCustomPlot* m_histogram;
     QFutureWatcher<QImage> m_watcher;
     QList<QList<double>> m_before;
+    EngineContextPtr m_context = std::make_shared<const EngineContext>();
 };
 
 }  // namespace maptune

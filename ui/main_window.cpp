@@ -111,6 +111,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::LeftDockWidgetArea, timings);
 
     m_lut = new LutPanel(m_document);
+    m_lut->setEngineContext(m_engine);
     auto* lut = makeDock(tr("LUT"), QStringLiteral("lutDock"), m_lut, this);
     addDockWidget(Qt::RightDockWidgetArea, lut);
     tabifyDockWidget(editor, lut);
