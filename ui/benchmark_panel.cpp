@@ -44,13 +44,10 @@ const std::pair<const char*, std::optional<PresetKind>> kPresets[] = {
 };
 
 // GetMap on the Server panel's WMS for the open map: its named layers in its CRS.
-std::optional<QString> embeddedTemplate(const QString& baseUrl, const MapDef& map, const QString& format,
-                                        QString* error)
+Result<QString> embeddedTemplate(const QString& baseUrl, const MapDef& map, const QString& format)
 {
-    if (EmbeddedServer::mapSrs(map).isEmpty()) {
-        *error = QObject::tr("The map has no EPSG code: add PROJECTION \"init=epsg:NNNN\" END to benchmark it");
-        return std::nullopt;
-    }
+    if (EmbeddedServer::mapSrs(map).isEmpty())
+        return Error(QObject::tr("The map has no EPSG code: add PROJECTION \"init=epsg:NNNN\" END to benchmark it"));
     BenchGetMapParams params;
     params.format = format;
     return baseUrl + QLatin1Char('?') + EmbeddedServer::getMapQuery(map, params);
@@ -127,7 +124,7 @@ BenchmarkPanel::BenchmarkPanel(MapDocument* document, ServerPanel* server, QWidg
     layout->addWidget(m_status);
     layout->addWidget(splitter, 1);
 
-    connect(m_run, &QPushButton::clicked, this, [this] { run(); });
+    connect(m_run, &QPushButton::clicked, this, [this] { (void)run(); });  // a refusal shows on the panel
     connect(m_cancel, &QPushButton::clicked, this, &BenchmarkPanel::cancel);
     connect(m_save, &QPushButton::clicked, this, &BenchmarkPanel::save);
     connect(m_job, &BenchmarkJob::preparing, this, [this](double fraction, const QString& stage) {
@@ -243,44 +240,39 @@ QString BenchmarkPanel::workDir() const
     return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/experiments");
 }
 
-void BenchmarkPanel::fail(const QString& message, QString* error)
+Error BenchmarkPanel::fail(const QString& message)
 {
     m_status->setText(QStringLiteral("<span style='color:#c02020'>%1</span>").arg(message.toHtmlEscaped()));
-    if (error) *error = message;
+    return Error(message);
 }
 
-bool BenchmarkPanel::run(QString* error)
+Status BenchmarkPanel::run()
 {
-    if (isRunning()) {
-        fail(tr("An experiment is running: cancel it first"), error);
-        return false;
-    }
-    Plan plan;
+    if (isRunning()) return fail(tr("An experiment is running: cancel it first"));
     const bool preset = kPresets[m_preset->currentIndex()].second.has_value();
-    if (auto problem = preset ? planPreset(plan) : planTargets(plan)) {
-        fail(*problem, error);
-        return false;
-    }
-    return start(std::move(plan), error);
+    Result<Plan> plan = preset ? planPreset() : planTargets();
+    if (!plan) return fail(plan.message());
+    return start(std::move(plan).value());
 }
 
-std::optional<QString> BenchmarkPanel::planTargets(Plan& plan)
+Result<BenchmarkPanel::Plan> BenchmarkPanel::planTargets()
 {
+    Plan plan;
     const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
     auto load = m_settings->loadOptions(map.get());
-    if (auto* problem = std::get_if<QString>(&load)) return *problem;
+    if (auto* problem = std::get_if<QString>(&load)) return Error(*problem);
     plan.options.load = std::get<LoadOptions>(load);
     plan.options.rounds = m_settings->rounds();
     if (m_targets->embeddedChecked()) {
-        if (!m_server) return tr("No embedded server in this window");
-        if (!map) return tr("Open a map that loads without errors first");
-        QString problem;
+        if (!m_server) return Error(tr("No embedded server in this window"));
+        if (!map) return Error(tr("Open a map that loads without errors first"));
         if (!m_server->isRunning()) {
             if (m_server->mapPath().isEmpty() && m_document) m_server->setMapPath(m_document->path());
-            if (!m_server->start(&problem)) return tr("The embedded server does not start: %1").arg(problem);
+            if (const Status started = m_server->start(); !started)
+                return Error(tr("The embedded server does not start: %1").arg(started.message()));
         }
-        const auto url = embeddedTemplate(m_server->baseUrl(), *map, m_settings->format(), &problem);
-        if (!url) return problem;
+        const Result<QString> url = embeddedTemplate(m_server->baseUrl(), *map, m_settings->format());
+        if (!url) return url.error();
         plan.options.configs << ExperimentConfig{m_targets->embeddedLabel(), *url, {}, true};
         plan.descriptions << tr("%1 on the embedded server").arg(QFileInfo(m_server->mapPath()).fileName());
     }
@@ -288,76 +280,65 @@ std::optional<QString> BenchmarkPanel::planTargets(Plan& plan)
         plan.options.configs << ExperimentConfig{t.label, t.urlTemplate, {}, false};
         plan.descriptions << t.urlTemplate;
     }
-    if (plan.options.configs.isEmpty()) return tr("Check at least one target, or choose a preset");
+    if (plan.options.configs.isEmpty()) return Error(tr("Check at least one target, or choose a preset"));
     m_notes = {tr("Targets: %1").arg(plan.descriptions.join(QStringLiteral("; ")))};
-    return std::nullopt;
+    return plan;
 }
 
-std::optional<QString> BenchmarkPanel::planPreset(Plan& plan)
+Result<BenchmarkPanel::Plan> BenchmarkPanel::planPreset()
 {
     const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
-    if (!map || map->path.isEmpty()) return tr("Open and save a map first: presets make variants of the mapfile");
+    if (!map || map->path.isEmpty()) return Error(tr("Open and save a map first: presets make variants of the mapfile"));
     PresetOptions po;
     po.spec.kind = *kPresets[m_preset->currentIndex()].second;
     po.layer = m_layer->currentText();
     po.workDir = workDir();
     if (po.spec.kind == PresetKind::Url) po.spec.url = m_presetExtra->text().trimmed();
     if (po.spec.kind == PresetKind::Postgis) po.pgConnInfo = m_presetExtra->text().trimmed();
-    if (po.spec.kind != PresetKind::Url && po.layer.isEmpty()) return tr("The map has no layer this preset is about");
-    if (po.spec.kind == PresetKind::Url && po.spec.url.isEmpty()) return tr("Give the other WMS's URL");
+    if (po.spec.kind != PresetKind::Url && po.layer.isEmpty()) return Error(tr("The map has no layer this preset is about"));
+    if (po.spec.kind == PresetKind::Url && po.spec.url.isEmpty()) return Error(tr("Give the other WMS's URL"));
     m_notes = {tr("Preset: %1%2").arg(m_preset->currentText(), po.layer.isEmpty() ? QString() : tr(", layer %1").arg(po.layer))};
-    return planVariants(plan, [map, po](const CancelToken& cancel, const BenchmarkJob::PrepareProgress& progress)
-                           -> std::variant<QList<MapVariant>, QString> {
+    return planVariants([map, po](const CancelToken& cancel, const BenchmarkJob::PrepareProgress& progress)
+                            -> Result<QList<MapVariant>> {
         const PresetBuild build = ExperimentPreset::build(*map, po, cancel, [&](const PresetProgress& p) {
             progress(p.fraction, p.stage);
         });
-        if (build.cancelled) return QObject::tr("cancelled");
-        if (!build.ok()) return build.error;
+        if (build.cancelled) return Error(QObject::tr("cancelled"));
+        if (!build.ok()) return Error(build.error);
         return build.variants;
     });
 }
 
-bool BenchmarkPanel::runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel,
-                                       QString* error)
+Status BenchmarkPanel::runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel)
 {
-    if (isRunning()) {
-        fail(tr("An experiment is running: cancel it first"), error);
-        return false;
-    }
+    if (isRunning()) return fail(tr("An experiment is running: cancel it first"));
     const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
-    if (!map || !map->layer(layer)) {
-        fail(tr("The map has no layer %1").arg(layer), error);
-        return false;
-    }
-    Plan plan;
+    if (!map || !map->layer(layer)) return fail(tr("The map has no layer %1").arg(layer));
     m_notes = {tr("Layer %1: its file as it is vs %2").arg(layer, otherFile)};
     const QString dir = workDir();
-    const auto problem = planVariants(plan, [map, layer, otherFile, otherLabel, dir](const CancelToken&, const BenchmarkJob::PrepareProgress&)
-                           -> std::variant<QList<MapVariant>, QString> {
+    Result<Plan> plan = planVariants([map, layer, otherFile, otherLabel, dir](const CancelToken&, const BenchmarkJob::PrepareProgress&)
+                           -> Result<QList<MapVariant>> {
         MapDef before = MapVariantWriter::relocatable(*map);
         MapDef after = before;
         MapVariantWriter::layer(after, layer)->data = otherFile;
         const QString base = MapVariantWriter::safeName(QFileInfo(map->path).completeBaseName());
         const VariantWrite a = MapVariantWriter::write(before, dir, base + QStringLiteral("-as-is"));
         const VariantWrite b = MapVariantWriter::write(after, dir, base + QStringLiteral("-") + MapVariantWriter::safeName(otherLabel));
-        if (!a.path) return a.error;
-        if (!b.path) return b.error;
+        if (!a.path) return Error(a.error);
+        if (!b.path) return Error(b.error);
         return QList<MapVariant>{{QObject::tr("as is"), *a.path, {}, MapVariantWriter::layer(before, layer)->data},
                                  {otherLabel, *b.path, {}, otherFile}};
     });
-    if (problem) {
-        fail(*problem, error);
-        return false;
-    }
-    return start(std::move(plan), error);
+    if (!plan) return fail(plan.message());
+    return start(std::move(plan).value());
 }
 
-std::optional<QString> BenchmarkPanel::planVariants(
-    Plan& plan, std::function<std::variant<QList<MapVariant>, QString>(const CancelToken&, const BenchmarkJob::PrepareProgress&)> makeVariants)
+Result<BenchmarkPanel::Plan> BenchmarkPanel::planVariants(MakeVariants makeVariants)
 {
+    Plan plan;
     const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
     auto load = m_settings->loadOptions(map.get());
-    if (auto* problem = std::get_if<QString>(&load)) return *problem;
+    if (auto* problem = std::get_if<QString>(&load)) return Error(*problem);
     plan.options.load = std::get<LoadOptions>(load);
     plan.options.rounds = m_settings->rounds();
     m_variantServer = std::make_shared<EmbeddedServer>();
@@ -367,20 +348,20 @@ std::optional<QString> BenchmarkPanel::planVariants(
     params.format = m_settings->format();
     plan.prepare = [server = m_variantServer, descriptions = m_variantDescriptions, params, makeVariants](
                        ExperimentOptions& options, const CancelToken& cancel, const BenchmarkJob::PrepareProgress& progress) {
-        auto variants = makeVariants(cancel, progress);
-        if (auto* problem = std::get_if<QString>(&variants)) return *problem;
+        const Result<QList<MapVariant>> variants = makeVariants(cancel, progress);
+        if (!variants) return variants.message();
         QList<ExperimentConfig> configs;
-        if (const Status served = server->configsFor(std::get<QList<MapVariant>>(variants), params, configs); !served)
+        if (const Status served = server->configsFor(*variants, params, configs); !served)
             return served.message();
-        for (const MapVariant& v : std::get<QList<MapVariant>>(variants)) *descriptions << v.description;
+        for (const MapVariant& v : *variants) *descriptions << v.description;
         options.configs = configs;
         makeLabelsUnique(options.configs);
         return QString();
     };
-    return std::nullopt;
+    return plan;
 }
 
-bool BenchmarkPanel::start(Plan plan, QString* error)
+Status BenchmarkPanel::start(Plan plan)
 {
     makeLabelsUnique(plan.options.configs);
     for (const ExperimentConfig& c : std::as_const(plan.options.configs)) {
@@ -388,10 +369,7 @@ bool BenchmarkPanel::start(Plan plan, QString* error)
         if (target && !UrlTemplate::isLoopbackHost(target->host)) plan.options.load.allowRemote = true;  // the user typed it
         LoadOptions o = plan.options.load;
         o.urlTemplate = c.urlTemplate;
-        if (const Status valid = LoadRunner::validate(o); !valid) {
-            fail(tr("%1: %2").arg(c.label, valid.message()), error);
-            return false;
-        }
+        if (const Status valid = LoadRunner::validate(o); !valid) return fail(tr("%1: %2").arg(c.label, valid.message()));
     }
     m_labels.clear();
     for (const ExperimentConfig& c : std::as_const(plan.options.configs)) m_labels << c.label;
@@ -409,7 +387,7 @@ bool BenchmarkPanel::start(Plan plan, QString* error)
     m_cancel->setEnabled(true);
     m_status->setText(plan.prepare ? tr("Preparing…") : tr("Starting…"));
     Q_EMIT started();
-    return true;
+    return {};
 }
 
 void BenchmarkPanel::cancel()
@@ -459,7 +437,7 @@ void BenchmarkPanel::onFinished(const ExperimentResult& result)
         m_save->setEnabled(true);
     }
     if (!result.error.isEmpty() && !(result.cancelled && result.runs.isEmpty())) {
-        fail(result.error, nullptr);
+        fail(result.error);
     } else if (result.cancelled) {
         m_status->setText(tr("Cancelled after %1 runs").arg(result.runs.size()));
     } else {
@@ -469,46 +447,34 @@ void BenchmarkPanel::onFinished(const ExperimentResult& result)
     Q_EMIT finished(result);
 }
 
-namespace {
-
-std::optional<QString> errorOf(const Status& status)
-{
-    return status ? std::nullopt : std::optional<QString>(status.message());
-}
-
-}  // namespace
-
-bool BenchmarkPanel::saveResults(const QString& path, QString* error)
+Status BenchmarkPanel::saveResults(const QString& path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    std::optional<QString> problem;
+    Status saved;
     if (m_result.runs.isEmpty()) {
-        problem = tr("Nothing to save yet: run an experiment first");
+        saved = Error(tr("Nothing to save yet: run an experiment first"));
     } else if (suffix == QLatin1String("json")) {
         QJsonObject json = m_result.toJson();
         json.insert(QStringLiteral("notes"), QJsonArray::fromStringList(m_notes));
         json.insert(QStringLiteral("descriptions"), QJsonArray::fromStringList(m_descriptions));
-        problem = errorOf(ExperimentReport::writeFile(path, QString::fromUtf8(QJsonDocument(json).toJson())));
+        saved = ExperimentReport::writeFile(path, QString::fromUtf8(QJsonDocument(json).toJson()));
     } else if (suffix == QLatin1String("csv")) {
-        problem = errorOf(ExperimentReport::writeFile(path, ExperimentReport::summaryCsv(m_result)));
+        saved = ExperimentReport::writeFile(path, ExperimentReport::summaryCsv(m_result));
         const QFileInfo info(path);
-        if (!problem)
-            problem = errorOf(ExperimentReport::writeFile(info.dir().filePath(info.completeBaseName() + QStringLiteral("-runs.csv")),
-                                                  ExperimentReport::runsCsv(m_result)));
+        if (saved)
+            saved = ExperimentReport::writeFile(info.dir().filePath(info.completeBaseName() + QStringLiteral("-runs.csv")),
+                                                ExperimentReport::runsCsv(m_result));
     } else if (suffix == QLatin1String("html") || suffix == QLatin1String("htm")) {
         ReportInfo info;
         info.notes = m_notes;
         info.descriptions = m_descriptions;
-        problem = errorOf(ExperimentReport::writeFile(path, ExperimentReport::html(m_result, info)));
+        saved = ExperimentReport::writeFile(path, ExperimentReport::html(m_result, info));
     } else {
-        problem = tr("Save as .json, .csv or .html");
+        saved = Error(tr("Save as .json, .csv or .html"));
     }
-    if (problem) {
-        fail(*problem, error);
-        return false;
-    }
+    if (!saved) return fail(saved.message());
     m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    return true;
+    return {};
 }
 
 void BenchmarkPanel::save()
@@ -517,7 +483,7 @@ void BenchmarkPanel::save()
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Save results"), QDir::home().filePath(QStringLiteral("experiment.html")),
         tr("HTML report (*.html);;CSV (*.csv);;JSON (*.json)"), &filter);
-    if (!path.isEmpty()) saveResults(path);
+    if (!path.isEmpty()) (void)saveResults(path);  // the outcome shows on the panel
 }
 
 }  // namespace maptune

@@ -11,6 +11,7 @@
 
 #include "benchmark_job.h"
 
+#include "core/result.h"
 #include "loadtest/embedded_server.h"
 #include "loadtest/experiment.h"
 #include "loadtest/experiment_preset.h"
@@ -65,19 +66,18 @@ public:
     void setWorkDir(const QString& dir) { m_workDir = dir; }
 
     bool isRunning() const;
-    // Starts the experiment; false (and why in *error and on the panel) when it cannot.
-    bool run(QString* error = nullptr);
+    // Starts the experiment; an error (also shown on the panel) when it cannot.
+    Status run();
     // The map as it is against a copy whose raster layer reads another file (a
     // converted raster): what the raster advisor's conversion gained.
-    bool runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel,
-                           QString* error = nullptr);
+    Status runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel);
     void cancel();
     const ExperimentResult& lastResult() const { return m_result; }
     // The last finished experiment before this one (for "before / after" gains).
     const ExperimentResult& previousResult() const { return m_previous; }
 
     // By the suffix: .json, .csv (summary; the runs go to <base>-runs.csv), .html.
-    bool saveResults(const QString& path, QString* error = nullptr);
+    Status saveResults(const QString& path);
 
 Q_SIGNALS:
     void started();
@@ -95,13 +95,15 @@ private:
     QWidget* createPresetRow();
     void updatePresetFields();
     void updateLayers();
-    std::optional<QString> planTargets(Plan& plan);
-    std::optional<QString> planPreset(Plan& plan);
+    using MakeVariants =
+        std::function<Result<QList<MapVariant>>(const CancelToken&, const BenchmarkJob::PrepareProgress&)>;
+    Result<Plan> planTargets();
+    Result<Plan> planPreset();
     // Serves variants made on the worker (by makeVariants) and runs them, URL targets after them.
-    std::optional<QString> planVariants(Plan& plan, std::function<std::variant<QList<MapVariant>, QString>(
-                                      const CancelToken&, const BenchmarkJob::PrepareProgress&)> makeVariants);
-    bool start(Plan plan, QString* error);
-    void fail(const QString& message, QString* error);
+    Result<Plan> planVariants(MakeVariants makeVariants);
+    Status start(Plan plan);
+    // Shows the message on the panel; the error for the caller to return.
+    Error fail(const QString& message);
     void onProgress(const ExperimentProgress& p);
     void onRunFinished(const LoadReport& report, int config, int round);
     void onFinished(const ExperimentResult& result);

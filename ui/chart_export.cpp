@@ -32,13 +32,12 @@ void appendRow(QByteArray& out, const QString& chart, const QString& series, dou
 
 }  // namespace
 
-bool savePlotsPng(const QList<QCustomPlot*>& plots, const QString& path, QString* error)
+Status savePlotsPng(const QList<QCustomPlot*>& plots, const QString& path)
 {
     if (plots.size() == 1) {
         QCustomPlot* plot = plots.first();
-        if (plot->savePng(path, plot->width(), plot->height())) return true;
-        if (error) *error = QObject::tr("cannot write %1").arg(QDir::toNativeSeparators(path));
-        return false;
+        if (plot->savePng(path, plot->width(), plot->height())) return {};
+        return Error(QObject::tr("cannot write %1").arg(QDir::toNativeSeparators(path)));
     }
     QList<QPixmap> parts;
     int width = 0, height = 0;
@@ -56,9 +55,8 @@ bool savePlotsPng(const QList<QCustomPlot*>& plots, const QString& path, QString
         y += part.height();
     }
     painter.end();
-    if (image.save(path, "PNG")) return true;
-    if (error) *error = QObject::tr("cannot write %1").arg(QDir::toNativeSeparators(path));
-    return false;
+    if (image.save(path, "PNG")) return {};
+    return Error(QObject::tr("cannot write %1").arg(QDir::toNativeSeparators(path)));
 }
 
 QByteArray plotsCsv(const QList<NamedPlot>& plots)

@@ -3,6 +3,8 @@
 // drawn by QCustomPlot itself at its on-screen size), and the data behind
 // them as CSV, one row per point -- what the charts show, no more.
 
+#include "core/result.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -16,8 +18,8 @@ struct NamedPlot {
     QCustomPlot* plot;
 };
 
-// PNG of the plots one above the other. False with a message on failure.
-bool savePlotsPng(const QList<QCustomPlot*>& plots, const QString& path, QString* error);
+// PNG of the plots one above the other, or an error naming the file.
+Status savePlotsPng(const QList<QCustomPlot*>& plots, const QString& path);
 
 // "chart,series,x,label,value" rows: graphs give their (key, value) points,
 // bars their (tick, value) with the tick's label from a text ticker.

@@ -158,17 +158,16 @@ QPlainTextEdit* EditorPanel::showIncluded(const QString& path, int line, int col
 
 void EditorPanel::formatText()
 {
-    QString error;
-    const QString canonical = m_document->formatted(&error);
-    if (canonical.isEmpty()) {
-        QMessageBox::information(this, tr("Format"), error);
+    const Result<QString> canonical = m_document->formatted();
+    if (!canonical) {
+        QMessageBox::information(this, tr("Format"), canonical.message());
         return;
     }
-    if (canonical == m_document->text()) return;
+    if (*canonical == m_document->text()) return;
     QTextCursor c(m_document->textDocument());
     c.beginEditBlock();
     c.select(QTextCursor::Document);
-    c.insertText(canonical);
+    c.insertText(*canonical);
     c.endEditBlock();
 }
 

@@ -144,16 +144,18 @@ QLayout* LutPanel::createFileButtons()
     connect(exportButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export GIMP curves"), layerName() + QStringLiteral(".curves"),
                                                           tr("GIMP curves (*.curves);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !exportGimpCurves(path, &error)) QMessageBox::warning(this, tr("Export GIMP curves"), error);
+        if (path.isEmpty()) return;
+        if (const Status saved = exportGimpCurves(path); !saved)
+            QMessageBox::warning(this, tr("Export GIMP curves"), saved.message());
     });
     auto* importButton = new QPushButton(tr("Import…"));
     importButton->setToolTip(tr("Load the curves of a GIMP curves file into the editor"));
     connect(importButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Import GIMP curves"), {},
                                                           tr("GIMP curves (*.curves);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !importGimpCurves(path, &error)) QMessageBox::warning(this, tr("Import GIMP curves"), error);
+        if (path.isEmpty()) return;
+        if (const Status loaded = importGimpCurves(path); !loaded)
+            QMessageBox::warning(this, tr("Import GIMP curves"), loaded.message());
     });
     auto* row = new QHBoxLayout;
     row->addWidget(importButton);
@@ -162,24 +164,22 @@ QLayout* LutPanel::createFileButtons()
     return row;
 }
 
-bool LutPanel::exportGimpCurves(const QString& path, QString* error) const
+Status LutPanel::exportGimpCurves(const QString& path) const
 {
-    const QByteArray text = m_curves.toGimpCurves(error);
-    return !text.isEmpty() && writeFileAtomically(path, text).ok(error);
+    const Result<QByteArray> text = m_curves.toGimpCurves();
+    if (!text) return text.error();
+    return writeFileAtomically(path, *text);
 }
 
-bool LutPanel::importGimpCurves(const QString& path, QString* error)
+Status LutPanel::importGimpCurves(const QString& path)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = tr("cannot open %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    const std::optional<LutCurves> curves = LutCurves::fromGimpCurves(f.read(64 * 1024), error);
-    if (!curves) return false;
+    if (!f.open(QIODevice::ReadOnly)) return Error(tr("cannot open %1: %2").arg(path, f.errorString()));
+    const Result<LutCurves> curves = LutCurves::fromGimpCurves(f.read(64 * 1024));
+    if (!curves) return curves.error();
     setCurves(*curves);
     Q_EMIT previewChanged(previewMap());
-    return true;
+    return {};
 }
 
 void LutPanel::setCompareEnabled(bool on) { m_compare->setChecked(on); }
@@ -260,9 +260,14 @@ bool LutPanel::writeToMapfile()
     // Against the text as it is now: positions must match the document.
     const LoadResult parsed = parseMapText(m_document->text().toUtf8(), m_document->path());
     QString error;
-    if (!parsed.map) error = tr("the mapfile does not parse: fix it first");
-    else if (writeLutToText(m_document->textDocument(), *parsed.map, layerName(), m_curves.directives(), &error))
-        return true;
+    if (!parsed.map) {
+        error = tr("the mapfile does not parse: fix it first");
+    } else {
+        const Status written =
+            writeLutToText(m_document->textDocument(), *parsed.map, layerName(), m_curves.directives());
+        if (written) return true;
+        error = written.message();
+    }
     QMessageBox::warning(this, tr("Write LUT"), error);
     return false;
 }

@@ -6,6 +6,7 @@
 // on the canvas shows the layer without its LUT left of a draggable divider.
 // Curves import from and export to GIMP curves files.
 
+#include "core/result.h"
 #include "data/engine_context.h"
 #include "raster/lut_curves.h"
 
@@ -46,9 +47,9 @@ public:
     // Before/after split on the canvas (compareChanged carries the "before" map).
     void setCompareEnabled(bool on);
     bool isCompareEnabled() const;
-    // GIMP curves files: false with a message on failure.
-    bool exportGimpCurves(const QString& path, QString* error = nullptr) const;
-    bool importGimpCurves(const QString& path, QString* error = nullptr);
+    // GIMP curves files; the error says what went wrong.
+    Status exportGimpCurves(const QString& path) const;
+    Status importGimpCurves(const QString& path);
     // Histograms of the layer in this view, rendered without its LUT.
     void setHistogramView(const Rect& bbox, const QSize& size);
     // Histogram renders draw from this context's pool (the workbench's).

@@ -180,13 +180,17 @@ void MainWindow::zoomToLayer(const QString& name)
         watcher->deleteLater();
         if (m_canvas->prepared() != map) return;  // another map since: its view is not ours to change
         if (found.first) m_canvas->setExtent(*found.first);
-        else statusBar()->showMessage(tr("Zoom to layer: %1").arg(found.second), 8000);
+        else
+            statusBar()->showMessage(
+                tr("Zoom to layer: %1")
+                    .arg(found.second.isEmpty() ? tr("layer '%1' has no known extent").arg(name) : found.second),
+                8000);
         Q_EMIT layerZoomed(name, found.first.has_value());
     });
     watcher->setFuture(QtConcurrent::run([map, name] {
-        QString error;
-        std::optional<Rect> extent = map->layer(name)->extent(&error);
-        return Found{extent, error};
+        const Result<std::optional<Rect>> extent = map->layer(name)->extent();
+        if (!extent) return Found{std::nullopt, extent.message()};
+        return Found{*extent, QString()};  // an extent that is unknown is no error
     }));
 }
 
@@ -301,7 +305,7 @@ void MainWindow::showCursor(const QPointF& p)
         return;
     }
     static const Crs wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326")).valueOr(Crs());
-    const auto transform = CoordinateTransform::forThread(crs, wgs84);
+    const std::shared_ptr<CoordinateTransform> transform = CoordinateTransform::forThread(crs, wgs84).valueOr(nullptr);
     double x = p.x(), y = p.y();
     if (!transform || transform->transform(&x, &y, 1) != 0 || !std::isfinite(x)) {
         m_lonLat->setText(tr("lon/lat: n/a"));
@@ -330,9 +334,8 @@ void MainWindow::onMapChanged(MapDefPtr map, bool sameFile)
 
 bool MainWindow::openFile(const QString& path)
 {
-    QString error;
-    if (!m_document->open(path, &error)) {
-        QMessageBox::warning(this, tr("Open mapfile"), error);
+    if (const Status opened = m_document->open(path); !opened) {
+        QMessageBox::warning(this, tr("Open mapfile"), opened.message());
         return false;
     }
     if (MapDocument::hasRecovery(path)) {
@@ -342,8 +345,12 @@ bool MainWindow::openFile(const QString& path)
                 .arg(QFileInfo(path).fileName(),
                      QFileInfo(MapDocument::autosavePath(path)).lastModified().toString(Qt::ISODate)),
             QMessageBox::Yes | QMessageBox::Discard);
-        if (answer == QMessageBox::Yes) m_document->recover(nullptr);
-        else m_document->discardAutosave();
+        if (answer == QMessageBox::Yes) {
+            if (const Status recovered = m_document->recover(); !recovered)
+                QMessageBox::warning(this, tr("Recover unsaved edits"), recovered.message());
+        } else {
+            m_document->discardAutosave();
+        }
     }
     addRecent(m_document->path());
     if (!m_document->lastGoodMap()) statusBar()->showMessage(tr("The mapfile has errors: see the Mapfile panel"));
@@ -365,16 +372,15 @@ void MainWindow::reload()
         const auto answer = QMessageBox::question(this, tr("Reload"), tr("Discard your unsaved edits and reload the file?"));
         if (answer != QMessageBox::Yes) return;
     }
-    QString error;
-    if (!m_document->open(m_document->path(), &error)) QMessageBox::warning(this, tr("Reload"), error);
+    if (const Status opened = m_document->open(m_document->path()); !opened)
+        QMessageBox::warning(this, tr("Reload"), opened.message());
 }
 
 bool MainWindow::save()
 {
     if (m_document->path().isEmpty()) return saveAs();
-    QString error;
-    if (!m_document->save(&error)) {
-        QMessageBox::warning(this, tr("Save"), error);
+    if (const Status saved = m_document->save(); !saved) {
+        QMessageBox::warning(this, tr("Save"), saved.message());
         return false;
     }
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->path())), 3000);
@@ -386,9 +392,8 @@ bool MainWindow::saveAs()
     const QString path = QFileDialog::getSaveFileName(this, tr("Save mapfile as"), m_document->path(),
                                                       tr("Mapfiles (*.map)"));
     if (path.isEmpty()) return false;
-    QString error;
-    if (!m_document->saveAs(path, &error)) {
-        QMessageBox::warning(this, tr("Save As"), error);
+    if (const Status saved = m_document->saveAs(path); !saved) {
+        QMessageBox::warning(this, tr("Save As"), saved.message());
         return false;
     }
     addRecent(path);

@@ -19,13 +19,11 @@ namespace {
 constexpr int kPreviewDelayMs = 400;
 constexpr int kAutosaveMs = 30000;
 
-QByteArray readAll(const QString& path, QString* error)
+Result<QByteArray> readAll(const QString& path)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = QObject::tr("cannot open %1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
-        return {};
-    }
+    if (!f.open(QIODevice::ReadOnly))
+        return Error(QObject::tr("cannot open %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()));
     return f.readAll();
 }
 
@@ -43,7 +41,8 @@ MapDocument::MapDocument(QObject* parent) : QObject(parent)
     connect(&m_text, &QTextDocument::contentsChanged, this, [this] { m_debounce.start(); });
     connect(&m_text, &QTextDocument::modificationChanged, this, &MapDocument::modificationChanged);
     connect(&m_autosave, &QTimer::timeout, this, [this] {
-        if (isModified()) writeAutosave(nullptr);
+        // A failed autosave is retried at the next tick; the edits are still in the editor.
+        if (isModified()) (void)writeAutosave();
     });
     m_autosave.start();
 }
@@ -54,16 +53,12 @@ void MapDocument::setPath(const QString& path)
     Q_EMIT pathChanged(m_path);
 }
 
-bool MapDocument::open(const QString& path, QString* error)
+Status MapDocument::open(const QString& path)
 {
-    QString readError;
-    const QByteArray bytes = readAll(path, &readError);
-    if (!readError.isEmpty()) {
-        if (error) *error = readError;
-        return false;
-    }
-    setText(QString::fromUtf8(bytes), path);
-    return true;
+    const Result<QByteArray> bytes = readAll(path);
+    if (!bytes) return bytes.error();
+    setText(QString::fromUtf8(*bytes), path);
+    return {};
 }
 
 void MapDocument::setText(const QString& text, const QString& virtualPath)
@@ -77,23 +72,20 @@ void MapDocument::setText(const QString& text, const QString& virtualPath)
     compileNow();
 }
 
-bool MapDocument::save(QString* error)
+Status MapDocument::save()
 {
-    if (m_path.isEmpty()) {
-        if (error) *error = tr("the map has no file name yet: use Save As");
-        return false;
-    }
-    return saveAs(m_path, error);
+    if (m_path.isEmpty()) return Error(tr("the map has no file name yet: use Save As"));
+    return saveAs(m_path);
 }
 
-bool MapDocument::saveAs(const QString& path, QString* error)
+Status MapDocument::saveAs(const QString& path)
 {
-    if (!writeFileAtomically(path, m_text.toPlainText().toUtf8()).ok(error)) return false;
+    if (const Status written = writeFileAtomically(path, m_text.toPlainText().toUtf8()); !written) return written;
     discardAutosave();
     if (QFileInfo(path).absoluteFilePath() != m_path) setPath(path);
     m_text.setModified(false);
     compileNow();
-    return true;
+    return {};
 }
 
 QString MapDocument::autosavePath(const QString& path)
@@ -116,26 +108,22 @@ bool MapDocument::hasRecovery(const QString& path)
     return a.readAll() != f.readAll();
 }
 
-bool MapDocument::recover(QString* error)
+Status MapDocument::recover()
 {
-    QString readError;
-    const QByteArray bytes = readAll(autosavePath(m_path), &readError);
-    if (!readError.isEmpty()) {
-        if (error) *error = readError;
-        return false;
-    }
+    const Result<QByteArray> bytes = readAll(autosavePath(m_path));
+    if (!bytes) return bytes.error();
     // One undoable replacement, and the document counts as edited.
     QTextCursor cursor(&m_text);
     cursor.select(QTextCursor::Document);
-    cursor.insertText(QString::fromUtf8(bytes));
+    cursor.insertText(QString::fromUtf8(*bytes));
     m_text.setModified(true);
     compileNow();
-    return true;
+    return {};
 }
 
-bool MapDocument::writeAutosave(QString* error)
+Status MapDocument::writeAutosave()
 {
-    return writeFileAtomically(autosavePath(m_path), m_text.toPlainText().toUtf8()).ok(error);
+    return writeFileAtomically(autosavePath(m_path), m_text.toPlainText().toUtf8());
 }
 
 void MapDocument::discardAutosave() { QFile::remove(autosavePath(m_path)); }
@@ -168,13 +156,10 @@ bool MapDocument::compileNow()
     return true;
 }
 
-QString MapDocument::formatted(QString* error) const
+Result<QString> MapDocument::formatted() const
 {
     const FormatResult result = formatMapText(m_text.toPlainText().toUtf8(), m_path);
-    if (!result.ok()) {
-        if (error) *error = tr("the mapfile has errors: fix them before formatting");
-        return {};
-    }
+    if (!result.ok()) return Error(tr("the mapfile has errors: fix them before formatting"));
     return result.text;
 }
 

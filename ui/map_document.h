@@ -4,6 +4,7 @@
 // preview — the text is parsed and validated after a pause in typing, and
 // only a map without errors replaces the last good one.
 
+#include "core/result.h"
 #include "mapfile/diagnostic.h"
 #include "mapfile/map_def.h"
 
@@ -24,19 +25,19 @@ public:
     bool isModified() const { return m_text.isModified(); }
 
     // Replaces the document (not undoable) and compiles it at once.
-    bool open(const QString& path, QString* error);
+    Status open(const QString& path);
     void setText(const QString& text, const QString& virtualPath = {});
     // Atomic: written to a temporary file and renamed over the target.
-    bool save(QString* error);
-    bool saveAs(const QString& path, QString* error);
+    Status save();
+    Status saveAs(const QString& path);
 
     // Autosave lives next to the file ("<file>.autosave"), or in the app data
     // folder for an untitled map.
     static QString autosavePath(const QString& path);
     // An autosave newer than the file and with different text: a crashed session.
     static bool hasRecovery(const QString& path);
-    bool recover(QString* error);      // loads the autosave text as unsaved edits
-    bool writeAutosave(QString* error);
+    Status recover();      // loads the autosave text as unsaved edits
+    Status writeAutosave();
     void discardAutosave();
     void setAutosaveInterval(int ms) { m_autosave.setInterval(ms); }
     void setPreviewDelay(int ms) { m_debounce.setInterval(ms); }
@@ -45,8 +46,8 @@ public:
     bool compileNow();
     MapDefPtr lastGoodMap() const { return m_lastGood; }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
-    // Canonical text of the current text (writeMapFile); empty when it does not parse.
-    QString formatted(QString* error) const;
+    // Canonical text of the current text (writeMapFile); an error when it does not parse.
+    Result<QString> formatted() const;
 
 Q_SIGNALS:
     void diagnosticsChanged(const maptune::Diagnostics& diagnostics);

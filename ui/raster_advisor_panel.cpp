@@ -129,7 +129,7 @@ RasterAdvisorPanel::RasterAdvisorPanel(MapDocument* document, BenchmarkPanel* be
     connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &RasterAdvisorPanel::updateButtons);
     connect(m_refresh, &QPushButton::clicked, this, &RasterAdvisorPanel::refresh);
     connect(m_cancel, &QPushButton::clicked, this, &RasterAdvisorPanel::cancel);
-    connect(m_rerun, &QPushButton::clicked, this, [this] { rerunBenchmark(); });
+    connect(m_rerun, &QPushButton::clicked, this, [this] { (void)rerunBenchmark(); });  // the Benchmark panel shows a refusal
     connect(&m_inspect, &QFutureWatcher<QList<LayerRasterReport>>::finished, this, [this] {
         m_reports = m_inspect.result();
         showReports();
@@ -322,13 +322,14 @@ void RasterAdvisorPanel::onActionDone()
     Q_EMIT actionFinished(result);
 }
 
-bool RasterAdvisorPanel::rerunBenchmark(QString* error)
+Status RasterAdvisorPanel::rerunBenchmark()
 {
-    if (!m_benchmark || m_lastResultPath.isEmpty()) return false;
+    if (!m_benchmark) return Error(tr("No Benchmark panel to re-run"));
+    if (m_lastResultPath.isEmpty()) return Error(tr("Nothing to re-run: build overviews or convert a file first"));
     m_rerun->setVisible(false);
-    if (m_lastAction == RasterAction::BuildOverviews) return m_benchmark->run(error);
+    if (m_lastAction == RasterAction::BuildOverviews) return m_benchmark->run();
     const QString label = m_lastAction == RasterAction::ConvertToCog ? tr("COG") : tr("tiled GeoTIFF");
-    return m_benchmark->runFileComparison(m_lastLayer, m_lastResultPath, label, error);
+    return m_benchmark->runFileComparison(m_lastLayer, m_lastResultPath, label);
 }
 
 }  // namespace maptune

@@ -8,6 +8,7 @@
 // against the converted file, or the benchmark again after new overviews
 // (compared with the run before).
 
+#include "core/result.h"
 #include "loadtest/raster_advisor.h"
 #include "mapfile/map_def.h"
 
@@ -48,8 +49,9 @@ public Q_SLOTS:
     // Runs an action on the selected file; false when none is selected or one is running.
     bool apply(RasterAction action);
     void cancel();
-    // What the offer does: the benchmark that shows the last action's gain.
-    bool rerunBenchmark(QString* error = nullptr);
+    // What the offer does: the benchmark that shows the last action's gain;
+    // an error when there is nothing to re-run or the benchmark does not start.
+    maptune::Status rerunBenchmark();
 
 Q_SIGNALS:
     void inspected();

@@ -99,7 +99,7 @@ ServerPanel::ServerPanel(QWidget* parent)
 
     connect(m_startStop, &QPushButton::clicked, this, [this] {
         if (isRunning()) stop();
-        else start();
+        else (void)start();  // the panel shows why it did not start
     });
     connect(clear, &QPushButton::clicked, this, &ServerPanel::clearLog);
     connect(m_filter, &QLineEdit::textChanged, this, &ServerPanel::applyFilter);
@@ -147,7 +147,7 @@ void ServerPanel::setMapPath(const QString& path)
     m_mapPath = path;
     if (isRunning()) {
         stop();
-        start();
+        (void)start();  // the panel shows why it did not start
     }
     updateStatus();
 }
@@ -221,16 +221,15 @@ QString ServerPanel::capabilitiesUrl() const
     return base.isEmpty() ? base : base + QStringLiteral("?SERVICE=WMS&VERSION=1.3.0&REQUEST=GetCapabilities");
 }
 
-bool ServerPanel::start(QString* error)
+Status ServerPanel::start()
 {
-    if (isRunning()) return true;
-    auto fail = [&](const QString& message) {
+    if (isRunning()) return {};
+    auto fail = [&](const QString& message) -> Status {
         m_lastError = message;
-        if (error) *error = message;
         m_router.reset();
         m_registry.reset();
         updateStatus();
-        return false;
+        return Error(message);
     };
     if (m_mapPath.isEmpty() || !QFileInfo::exists(m_mapPath))
         return fail(tr("Save the mapfile first: the server starts from a file on disk."));
@@ -254,7 +253,7 @@ bool ServerPanel::start(QString* error)
     m_poll->start();
     updateStatus();
     Q_EMIT runningChanged(true);
-    return true;
+    return {};
 }
 
 void ServerPanel::stop()

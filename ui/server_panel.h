@@ -6,6 +6,7 @@
 // parses (setMap), saved or not; the registry's watcher still picks up a file
 // changed by another program.
 
+#include "core/result.h"
 #include "data/engine_context.h"
 #include "mapfile/map_def.h"
 #include "server/request_observer.h"
@@ -59,9 +60,9 @@ public:
     int servedGeneration() const;
 
 public Q_SLOTS:
-    // False (and the reason in *error and on the panel) when the map does not
-    // load or the address cannot be bound.
-    bool start(QString* error = nullptr);
+    // An error (also shown on the panel) when the map does not load or the
+    // address cannot be bound.
+    maptune::Status start();
     void stop();
     void clearLog();
     // The editor's newest good map. While running, a map of the served file

@@ -246,13 +246,13 @@ void TimingsPanel::setWindowSeconds(int seconds)
     replotHistory(now);
 }
 
-bool TimingsPanel::exportPng(const QString& path, QString* error)
+Status TimingsPanel::exportPng(const QString& path)
 {
     QList<QCustomPlot*> plots = {m_server};
     if (m_tabs->currentIndex() == 0) plots = {m_layers, m_history};
     if (m_tabs->currentIndex() == 1) plots = {m_db, m_dbHistory};
     for (QCustomPlot* plot : std::as_const(plots)) plot->replot(QCustomPlot::rpImmediateRefresh);
-    return savePlotsPng(plots, path, error);
+    return savePlotsPng(plots, path);
 }
 
 QByteArray TimingsPanel::csv() const
@@ -264,9 +264,9 @@ QByteArray TimingsPanel::csv() const
                      {QStringLiteral("server"), m_server}});
 }
 
-bool TimingsPanel::exportCsv(const QString& path, QString* error) const
+Status TimingsPanel::exportCsv(const QString& path) const
 {
-    return writeFileAtomically(path, csv()).ok(error);
+    return writeFileAtomically(path, csv());
 }
 
 void TimingsPanel::exportWithDialog(bool png)
@@ -277,8 +277,8 @@ void TimingsPanel::exportWithDialog(bool png)
                              : QFileDialog::getSaveFileName(this, tr("Export chart data"), QStringLiteral("maptune-timings-%1.csv").arg(stamp),
                                                             tr("CSV files (*.csv)"));
     if (path.isEmpty()) return;
-    QString error;
-    if (!(png ? exportPng(path, &error) : exportCsv(path, &error))) QMessageBox::warning(this, tr("Export"), error);
+    if (const Status exported = png ? exportPng(path) : exportCsv(path); !exported)
+        QMessageBox::warning(this, tr("Export"), exported.message());
 }
 
 void TimingsPanel::addTrace(const Trace& trace)

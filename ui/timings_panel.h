@@ -11,6 +11,7 @@
 // charts export as PNG (QCustomPlot) and their data as CSV.
 // Fed on the GUI thread (see TraceRelay and RequestRelay).
 
+#include "core/result.h"
 #include "server/request_observer.h"
 #include "trace/trace.h"
 
@@ -69,12 +70,12 @@ public:
     static QList<int> windowChoices() { return {30, 120, 600, 0}; }
 
     // The current tab's charts as one PNG (QCustomPlot::savePng, stacked when
-    // the tab holds two). False with a message on failure.
-    bool exportPng(const QString& path, QString* error = nullptr);
+    // the tab holds two), or an error naming the file.
+    Status exportPng(const QString& path);
     // Every chart's data, one row per point: chart,series,x,label,value
     // (x: seconds before now for the time charts, the bar number for bars,
     // whose label names the layer).
-    bool exportCsv(const QString& path, QString* error = nullptr) const;
+    Status exportCsv(const QString& path) const;
     QByteArray csv() const;
 
 public Q_SLOTS:

@@ -157,9 +157,8 @@ QString defaultWorkDir(const QString& mapfile)
 std::optional<int> presetConfigs(const BenchOptions& o, EmbeddedServer& server, BboxOptions& bbox,
                                  QList<ExperimentConfig>& configs, ReportInfo& info)
 {
-    QString error;
-    const auto spec = PresetSpec::parse(o.experiment, &error);
-    if (!spec) return fail(error, 2);
+    const auto spec = PresetSpec::parse(o.experiment);
+    if (!spec) return fail(spec.message(), 2);
     if (o.targets.size() != 1 || !isMapfileTarget(o.targets[0]))
         return fail(QStringLiteral("--preset %1 needs exactly one MAPFILE target").arg(o.experiment), 2);
     const LoadResult loaded = loadMapFile(o.targets[0]);

@@ -28,9 +28,9 @@ std::optional<Rect> layerBox(const MapDef& map, const LayerDef& layer, const Rec
         return std::nullopt;
     }
     if (*from == *to) return box;
-    const auto t = CoordinateTransform::forThread(*from, *to, error);
-    if (!t) return std::nullopt;
-    return t->transformBounds(box);
+    const auto t = CoordinateTransform::forThread(*from, *to);
+    if (!t.ok(error)) return std::nullopt;
+    return (*t)->transformBounds(box);
 }
 
 }  // namespace
@@ -68,8 +68,8 @@ int runExplain(const ExplainOptions& o)
         return 1;
     }
     FeatureClassifier classifier;
-    if (!classifier.compile(*layer, &err)) {
-        printError(err);
+    if (const Status compiled = classifier.compile(*layer); !compiled) {
+        printError(compiled.message());
         return 1;
     }
     const PostgisExplain e = explainPostgisLayer(*layer, classifier.attributes(), *queryBox);

@@ -34,13 +34,12 @@ void serveAtStart(MainWindow& window, const QString& portText, const QString& ho
     bool ok = false;
     const int port = portText.toInt(&ok);
     maptune::ServerPanel* server = window.serverPanel();
-    QString error;
     server->setHost(host);
     server->setPort(ok ? port : -1);
     if (!ok || port < 0 || port > 65535) {
         qWarning("maptune: --serve needs a port number, 0 to 65535");
-    } else if (!server->start(&error)) {
-        qWarning("maptune: cannot serve: %s", qPrintable(error));
+    } else if (const maptune::Status started = server->start(); !started) {
+        qWarning("maptune: cannot serve: %s", qPrintable(started.message()));
     } else {
         if (raiseServer) window.raiseDock(QStringLiteral("server"));
         fprintf(stdout, "maptune: serving %s\n", qPrintable(server->capabilitiesUrl()));
@@ -78,9 +77,9 @@ void benchAfterRender(MainWindow& window, int seconds, bool quitOnFailure)
         panel->settings()->setDurationS(std::max(1, seconds / rounds));
         if (!window.serverPanel()->isRunning()) window.serverPanel()->setPort(0);  // any free port
         window.raiseDock(QStringLiteral("benchmark"));
-        QString error;
-        if (panel->run(&error)) return;
-        qWarning("maptune: cannot run the benchmark: %s", qPrintable(error));
+        const maptune::Status started = panel->run();
+        if (started) return;
+        qWarning("maptune: cannot run the benchmark: %s", qPrintable(started.message()));
         if (quitOnFailure) QApplication::exit(1);
     });
     QObject::connect(panel, &maptune::BenchmarkPanel::finished, &window, [panel] {

@@ -3,6 +3,7 @@
 // A query carries what the styles need (bbox in the source's CRS, the
 // attributes, scale) so that sources fetch only that.
 
+#include "core/result.h"
 #include "data/geometry.h"
 #include "geo/crs.h"
 #include "trace/cancel_token.h"
@@ -47,7 +48,8 @@ public:
     // The CRS of the data, when the data knows it (for PROJECTION AUTO).
     virtual std::optional<Crs> nativeCrs() const { return std::nullopt; }
     virtual std::optional<Rect> extent() const { return std::nullopt; }
-    virtual std::unique_ptr<FeatureCursor> query(const FeatureQuery& q, QString* error) = 0;
+    // Never a null cursor on success.
+    virtual Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) = 0;
     // Database calls made by the last query (PostGIS); empty for files.
     virtual QList<DbTrace> takeDbTraces() { return {}; }
 };

@@ -182,35 +182,33 @@ private:
 
 }  // namespace
 
-bool decodeWkb(const unsigned char* data, size_t size, Geometry& out, QString* error)
+Status decodeWkb(const unsigned char* data, size_t size, Geometry& out)
 {
     out.clear();
     WkbReader r(data, size);
     if (!r.read(out, 0)) {
-        if (error) *error = r.error;
         out.clear();
-        return false;
+        return Error(r.error);
     }
     // A point geometry drawn as a line would be wrong: keep the dominant type only
     // when parts of lower dimension were mixed in (rare GeometryCollections).
-    return true;
+    return {};
 }
 
-std::optional<Geometry> geometryFromWkt(const QString& wkt, QString* error)
+Result<Geometry> geometryFromWkt(const QString& wkt)
 {
     QByteArray text = wkt.toUtf8();
     char* p = text.data();
     OGRGeometryH h = nullptr;
     if (OGR_G_CreateFromWkt(&p, nullptr, &h) != OGRERR_NONE || !h) {
-        if (error) *error = QStringLiteral("invalid WKT '%1'").arg(wkt.left(60));
-        return std::nullopt;
+        return Error(QStringLiteral("invalid WKT '%1'").arg(wkt.left(60)));
     }
     const int n = OGR_G_WkbSize(h);
     std::vector<unsigned char> buf(n);
     OGR_G_ExportToIsoWkb(h, wkbNDR, buf.data());
     OGR_G_DestroyGeometry(h);
     Geometry g;
-    if (!decodeWkb(buf.data(), buf.size(), g, error)) return std::nullopt;
+    if (Status decoded = decodeWkb(buf.data(), buf.size(), g); !decoded) return decoded.error();
     return g;
 }
 

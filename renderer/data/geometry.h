@@ -5,6 +5,7 @@
 // flattened: a multipolygon is its rings (drawn with even-odd filling).
 
 #include "core/rect.h"
+#include "core/result.h"
 
 #include <QByteArray>
 #include <QString>
@@ -35,8 +36,9 @@ struct Geometry {
 
 // Decodes OGC WKB / ISO WKB / EWKB (either byte order; Z/M dropped; SRID
 // skipped). Collections are flattened into the highest-dimension type found.
-// Returns false with a message on malformed input (never reads out of bounds).
-bool decodeWkb(const unsigned char* data, size_t size, Geometry& out, QString* error = nullptr);
+// An error on malformed input, `out` then cleared (never reads out of bounds).
+// `out` is filled in place: this runs per feature and reuses its buffers.
+Status decodeWkb(const unsigned char* data, size_t size, Geometry& out);
 
 // Point queries (GetFeatureInfo, the workbench's identify tool): even-odd over
 // all rings, so holes and multipolygon parts come out right; the distance is
@@ -45,6 +47,6 @@ bool containsPoint(const Geometry& g, double x, double y);
 double distanceToPoint(const Geometry& g, double x, double y);
 
 // Parses WKT through the same path (used for inline FEATURE WKT).
-std::optional<Geometry> geometryFromWkt(const QString& wkt, QString* error = nullptr);
+Result<Geometry> geometryFromWkt(const QString& wkt);
 
 }  // namespace maptune

@@ -31,7 +31,7 @@ Geometry::Type typeForLayer(LayerType t)
 }
 }  // namespace
 
-std::unique_ptr<InlineFeatureSource> InlineFeatureSource::create(const LayerDef& layer, QString* error)
+Result<std::unique_ptr<InlineFeatureSource>> InlineFeatureSource::create(const LayerDef& layer)
 {
     auto src = std::unique_ptr<InlineFeatureSource>(new InlineFeatureSource);
     // ITEMS values pair with the layer's METADATA "items"-less schema: MapServer
@@ -45,11 +45,8 @@ std::unique_ptr<InlineFeatureSource> InlineFeatureSource::create(const LayerDef&
         Feature f;
         f.id = id++;
         if (!fd.wkt.isEmpty()) {
-            auto g = geometryFromWkt(fd.wkt, error);
-            if (!g) {
-                if (error) *error = QStringLiteral("layer '%1': %2").arg(layer.name, *error);
-                return nullptr;
-            }
+            auto g = geometryFromWkt(fd.wkt);
+            if (!g) return g.error();  // openFeatureSource names the layer
             f.geometry = std::move(*g);
         } else {
             f.geometry.type = typeForLayer(layer.type);
@@ -68,7 +65,7 @@ std::unique_ptr<InlineFeatureSource> InlineFeatureSource::create(const LayerDef&
     return src;
 }
 
-std::unique_ptr<FeatureCursor> InlineFeatureSource::query(const FeatureQuery& q, QString*)
+Result<std::unique_ptr<FeatureCursor>> InlineFeatureSource::query(const FeatureQuery& q)
 {
     QList<Feature> hits;
     for (const Feature& f : m_features) {
@@ -78,7 +75,7 @@ std::unique_ptr<FeatureCursor> InlineFeatureSource::query(const FeatureQuery& q,
         }
         hits << f;
     }
-    return std::make_unique<ListCursor>(m_fields, std::move(hits));
+    return std::unique_ptr<FeatureCursor>(std::make_unique<ListCursor>(m_fields, std::move(hits)));
 }
 
 }  // namespace maptune

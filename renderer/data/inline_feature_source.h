@@ -1,6 +1,7 @@
 #pragma once
 // Features written in the mapfile (LAYER FEATURE POINTS/WKT/ITEMS).
 
+#include "core/result.h"
 #include "data/feature_source.h"
 #include "mapfile/map_def.h"
 
@@ -8,9 +9,9 @@ namespace maptune {
 
 class InlineFeatureSource : public FeatureSource {
 public:
-    static std::unique_ptr<InlineFeatureSource> create(const LayerDef& layer, QString* error);
+    static Result<std::unique_ptr<InlineFeatureSource>> create(const LayerDef& layer);
     QStringList fields() const override { return m_fields; }
-    std::unique_ptr<FeatureCursor> query(const FeatureQuery& q, QString* error) override;
+    Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) override;
 
 private:
     QStringList m_fields;

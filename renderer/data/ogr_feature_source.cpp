@@ -17,15 +17,12 @@ namespace {
 
 void closeDataset(GDALDatasetH& h) { GDALClose(h); }
 
-GDALDatasetH openDataset(const QString& path, QString* error)
+Result<GDALDatasetH> openDataset(const QString& path)
 {
     thread_local OpenFileCache<GDALDatasetH, closeDataset> cache;
     if (const auto h = cache.find(path)) return *h;
     GDALDatasetH h = GDALOpenEx(path.toUtf8().constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr);
-    if (!h) {
-        if (error) *error = QStringLiteral("cannot open '%1': %2").arg(path, QString::fromUtf8(CPLGetLastErrorMsg()));
-        return nullptr;
-    }
+    if (!h) return Error(QStringLiteral("cannot open '%1': %2").arg(path, QString::fromUtf8(CPLGetLastErrorMsg())));
     cache.insert(path, h);
     return h;
 }
@@ -98,7 +95,8 @@ public:
                 const int n = OGR_G_WkbSize(g);
                 m_wkb.resize(size_t(n));
                 OGR_G_ExportToIsoWkb(g, wkbNDR, m_wkb.data());
-                ok = decodeWkb(m_wkb.data(), m_wkb.size(), f.geometry);
+                // A record OGR hands over that does not decode is skipped, not fatal.
+                ok = decodeWkb(m_wkb.data(), m_wkb.size(), f.geometry).ok();
             }
             f.id = OGR_F_GetFID(h);
             f.values.resize(m_indexes.size());
@@ -127,11 +125,12 @@ private:
 
 }  // namespace
 
-std::unique_ptr<OgrFeatureSource> OgrFeatureSource::open(const QString& path, const QString& layerSpec,
-                                                         const QString& nativeFilter, QString* error)
+Result<std::unique_ptr<OgrFeatureSource>> OgrFeatureSource::open(const QString& path, const QString& layerSpec,
+                                                                 const QString& nativeFilter)
 {
-    GDALDatasetH ds = openDataset(path, error);
-    if (!ds) return nullptr;
+    const Result<GDALDatasetH> opened = openDataset(path);
+    if (!opened) return opened.error();
+    GDALDatasetH ds = *opened;
     auto src = std::unique_ptr<OgrFeatureSource>(new OgrFeatureSource);
     src->m_dataset = ds;
     src->m_nativeFilter = nativeFilter;
@@ -147,10 +146,7 @@ std::unique_ptr<OgrFeatureSource> OgrFeatureSource::open(const QString& path, co
         src->m_layer = isIndex ? GDALDatasetGetLayer(ds, index) : GDALDatasetGetLayerByName(ds, spec.toUtf8().constData());
         if (!src->m_layer && GDALDatasetGetLayerCount(ds) == 1) src->m_layer = GDALDatasetGetLayer(ds, 0);
     }
-    if (!src->m_layer) {
-        if (error) *error = QStringLiteral("'%1' has no layer '%2'").arg(path, spec);
-        return nullptr;
-    }
+    if (!src->m_layer) return Error(QStringLiteral("'%1' has no layer '%2'").arg(path, spec));
     OGRFeatureDefnH defn = OGR_L_GetLayerDefn(src->m_layer);
     for (int i = 0; i < OGR_FD_GetFieldCount(defn); ++i)
         src->m_fields << QString::fromUtf8(OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(defn, i)));
@@ -185,17 +181,15 @@ std::optional<Rect> OgrFeatureSource::extent() const
     return Rect{e.MinX, e.MinY, e.MaxX, e.MaxY};
 }
 
-std::unique_ptr<FeatureCursor> OgrFeatureSource::query(const FeatureQuery& q, QString* error)
+Result<std::unique_ptr<FeatureCursor>> OgrFeatureSource::query(const FeatureQuery& q)
 {
     if (q.bbox.isValid())
         OGR_L_SetSpatialFilterRect(m_layer, q.bbox.minx, q.bbox.miny, q.bbox.maxx, q.bbox.maxy);
     else
         OGR_L_SetSpatialFilter(m_layer, nullptr);
     if (OGR_L_SetAttributeFilter(m_layer, m_nativeFilter.isEmpty() ? nullptr : m_nativeFilter.toUtf8().constData())
-        != OGRERR_NONE) {
-        if (error) *error = QStringLiteral("invalid NATIVE_FILTER '%1'").arg(m_nativeFilter);
-        return nullptr;
-    }
+        != OGRERR_NONE)
+        return Error(QStringLiteral("invalid NATIVE_FILTER '%1'").arg(m_nativeFilter));
     OGR_L_ResetReading(m_layer);
     // Fields nobody asked for are not even parsed (a DBF record has them all):
     // this halves the read time of a road layer that styles by one column.
@@ -225,7 +219,7 @@ std::unique_ptr<FeatureCursor> OgrFeatureSource::query(const FeatureQuery& q, QS
         names << name;
         indexes << idx;
     }
-    return std::make_unique<OgrCursor>(m_layer, names, indexes, q);
+    return std::unique_ptr<FeatureCursor>(std::make_unique<OgrCursor>(m_layer, names, indexes, q));
 }
 
 }  // namespace maptune

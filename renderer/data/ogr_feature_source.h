@@ -3,6 +3,7 @@
 // GeoJSON, FlatGeobuf, TopoJSON, or an OGR SQL statement. Datasets are opened
 // once per thread and kept (GDAL handles are not thread-safe).
 
+#include "core/result.h"
 #include "data/feature_source.h"
 
 #include <gdal.h>
@@ -15,14 +16,14 @@ public:
     // `path` is the datasource (file or folder), `layerSpec` a layer name, an
     // index, a SELECT statement or empty (first layer). `nativeFilter` is an
     // OGR attribute filter (PROCESSING NATIVE_FILTER).
-    static std::unique_ptr<OgrFeatureSource> open(const QString& path, const QString& layerSpec,
-                                                  const QString& nativeFilter, QString* error);
+    static Result<std::unique_ptr<OgrFeatureSource>> open(const QString& path, const QString& layerSpec,
+                                                          const QString& nativeFilter);
     ~OgrFeatureSource() override;
 
     QStringList fields() const override { return m_fields; }
     std::optional<Crs> nativeCrs() const override;
     std::optional<Rect> extent() const override;
-    std::unique_ptr<FeatureCursor> query(const FeatureQuery& q, QString* error) override;
+    Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) override;
     // A layer metadata item, e.g. ("SOURCE_ENCODING", "SHAPEFILE").
     QString layerMetadata(const char* key, const char* domain) const;
 

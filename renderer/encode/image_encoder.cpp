@@ -10,7 +10,7 @@
 namespace maptune {
 namespace {
 
-QByteArray encodeTrueColorPng(const QImage& canvas, const ImageFormat& format, QString* error) {
+Result<QByteArray> encodeTrueColorPng(const QImage& canvas, const ImageFormat& format) {
     const bool rgba = format.rgba && canvas.format() != QImage::Format_RGB32;
     const bool premultiplied = canvas.format() == QImage::Format_ARGB32_Premultiplied;
     PngHeader header;
@@ -25,7 +25,7 @@ QByteArray encodeTrueColorPng(const QImage& canvas, const ImageFormat& format, Q
         else
             rowToRgb(in, width, out);
     };
-    return writePng(header, rows, PngWriteOptions{format.compressionLevel}, error);
+    return writePng(header, rows, PngWriteOptions{format.compressionLevel});
 }
 
 int paletteBitDepth(qsizetype entries) {
@@ -35,7 +35,7 @@ int paletteBitDepth(qsizetype entries) {
     return 8;
 }
 
-QByteArray encodePalettePng(const QImage& canvas, const ImageFormat& format, QString* error) {
+Result<QByteArray> encodePalettePng(const QImage& canvas, const ImageFormat& format) {
     const IndexedImage indexed = quantizeToPalette(canvas, format.quantizeColors, format.rgba);
     PngHeader header;
     header.width = indexed.width;
@@ -59,16 +59,14 @@ QByteArray encodePalettePng(const QImage& canvas, const ImageFormat& format, QSt
             out[x / perByte] |= static_cast<uint8_t>(in[x] << shift);
         }
     };
-    return writePng(header, rows, PngWriteOptions{format.compressionLevel}, error);
+    return writePng(header, rows, PngWriteOptions{format.compressionLevel});
 }
 
 }  // namespace
 
-QByteArray encodeImage(const QImage& image, const ImageFormat& format, QString* error) {
-    if (image.isNull() || image.width() <= 0 || image.height() <= 0) {
-        if (error) *error = QStringLiteral("cannot encode an empty image");
-        return {};
-    }
+Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format) {
+    if (image.isNull() || image.width() <= 0 || image.height() <= 0)
+        return Error(QStringLiteral("cannot encode an empty image"));
     switch (format.kind) {
     case ImageFormat::Kind::Jpeg: {
         JpegWriteOptions o;
@@ -76,14 +74,14 @@ QByteArray encodeImage(const QImage& image, const ImageFormat& format, QString* 
         o.optimized = format.jpegOptimized;
         o.arithmetic = format.options.value(QStringLiteral("OPTIMIZED"), {})
                            .compare(QLatin1String("ARITHMETIC"), Qt::CaseInsensitive) == 0;
-        return writeJpeg(image, o, error);
+        return writeJpeg(image, o);
     }
     case ImageFormat::Kind::Png8:
-        return encodePalettePng(prepareCanvas(image), format, error);
+        return encodePalettePng(prepareCanvas(image), format);
     case ImageFormat::Kind::Png:
-        return encodeTrueColorPng(prepareCanvas(image), format, error);
+        return encodeTrueColorPng(prepareCanvas(image), format);
     }
-    return {};
+    return Error(QStringLiteral("unknown image format kind"));
 }
 
 }  // namespace maptune

@@ -15,6 +15,7 @@
 // for rows of mostly repeated pixels; libdeflate level 1 for mostly-noisy images
 // and 6 for mostly-flat ones. COMPRESSION=n uses libdeflate level n instead.
 
+#include "core/result.h"
 #include "encode/output_format.h"
 
 #include <QByteArray>
@@ -23,7 +24,7 @@
 
 namespace maptune {
 
-// The encoded file, or an empty array with *error saying why.
-QByteArray encodeImage(const QImage& image, const ImageFormat& format, QString* error = nullptr);
+// The encoded file, or why it could not be encoded.
+Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format);
 
 }  // namespace maptune

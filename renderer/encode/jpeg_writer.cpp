@@ -63,12 +63,10 @@ bool compress(const QImage& img, const JpegWriteOptions& o, unsigned char** data
 
 }  // namespace
 
-QByteArray writeJpeg(const QImage& canvas, const JpegWriteOptions& options, QString* error) {
+Result<QByteArray> writeJpeg(const QImage& canvas, const JpegWriteOptions& options) {
     static_assert(Q_BYTE_ORDER == Q_LITTLE_ENDIAN, "JCS_EXT_BGRX assumes little-endian ARGB32");
-    if (canvas.isNull() || canvas.width() > JPEG_MAX_DIMENSION || canvas.height() > JPEG_MAX_DIMENSION) {
-        if (error) *error = QStringLiteral("JPEG: invalid image size %1x%2").arg(canvas.width()).arg(canvas.height());
-        return {};
-    }
+    if (canvas.isNull() || canvas.width() > JPEG_MAX_DIMENSION || canvas.height() > JPEG_MAX_DIMENSION)
+        return Error(QStringLiteral("JPEG: invalid image size %1x%2").arg(canvas.width()).arg(canvas.height()));
     const QImage img = prepareCanvas(canvas);
     JpegWriteOptions o = options;
     o.quality = std::clamp(o.quality, 1, 100);
@@ -78,8 +76,8 @@ QByteArray writeJpeg(const QImage& canvas, const JpegWriteOptions& options, QStr
     const bool ok = compress(img, o, &data, &size, message);
     QByteArray out;
     if (ok) out = QByteArray(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
-    else if (error) *error = QStringLiteral("JPEG: %1").arg(QString::fromLocal8Bit(message));
     std::free(data);
+    if (!ok) return Error(QStringLiteral("JPEG: %1").arg(QString::fromLocal8Bit(message)));
     return out;
 }
 

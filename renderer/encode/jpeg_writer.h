@@ -3,6 +3,8 @@
 // baseline RGB, jpeg_set_quality(QUALITY), Huffman tables optimized unless
 // FORMATOPTION OPTIMIZED=NO (MapServer's default is YES), ISLOW DCT.
 
+#include "core/result.h"
+
 #include <QByteArray>
 #include <QImage>
 #include <QString>
@@ -17,6 +19,6 @@ struct JpegWriteOptions {
 
 // canvas: any QImage; 32-bit canvas formats are read in place (the colour channels
 // as stored: on an opaque canvas premultiplied and straight values are the same).
-QByteArray writeJpeg(const QImage& canvas, const JpegWriteOptions& options, QString* error = nullptr);
+Result<QByteArray> writeJpeg(const QImage& canvas, const JpegWriteOptions& options);
 
 }  // namespace maptune

@@ -105,13 +105,11 @@ QString finish(ImageFormat& f) {
     return {};
 }
 
-std::optional<ImageFormat> fromDef(const OutputFormatDef& def, QString* error) {
+Result<ImageFormat> fromDef(const OutputFormatDef& def) {
     auto f = formatForDriver(def.driver);
     if (!f) {
-        if (error)
-            *error = QStringLiteral("OUTPUTFORMAT '%1': DRIVER '%2' is not supported by MapTune "
-                                    "(use AGG/PNG, AGG/PNG8 or AGG/JPEG)").arg(def.name, def.driver);
-        return std::nullopt;
+        return Error(QStringLiteral("OUTPUTFORMAT '%1': DRIVER '%2' is not supported by MapTune "
+                                    "(use AGG/PNG, AGG/PNG8 or AGG/JPEG)").arg(def.name, def.driver));
     }
     if (!def.name.isEmpty()) f->name = def.name;
     if (!def.mimeType.isEmpty()) f->mimeType = def.mimeType;
@@ -119,11 +117,8 @@ std::optional<ImageFormat> fromDef(const OutputFormatDef& def, QString* error) {
     f->transparent = def.transparent;
     f->rgba = equalsCi(def.imageMode, QStringLiteral("RGBA"));
     for (const auto& [k, v] : def.formatOptions.items) f->options.set(k, v);
-    if (QString e = finish(*f); !e.isEmpty()) {
-        if (error) *error = e;
-        return std::nullopt;
-    }
-    return f;
+    if (QString e = finish(*f); !e.isEmpty()) return Error(e);
+    return std::move(*f);
 }
 
 ImageFormat fromBuiltIn(const BuiltIn& b) {
@@ -144,32 +139,31 @@ QStringList knownNames(const MapDef& map) {
 
 }  // namespace
 
-std::optional<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime, QString* error) {
+Result<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime) {
     const QString key = nameOrMime.trimmed();
     if (!key.isEmpty()) {
         for (const auto& def : map.outputFormats)
-            if (!def.mimeType.isEmpty() && equalsCi(def.mimeType, key)) return fromDef(def, error);
+            if (!def.mimeType.isEmpty() && equalsCi(def.mimeType, key)) return fromDef(def);
         for (const auto& def : map.outputFormats)
-            if (equalsCi(def.name, key)) return fromDef(def, error);
+            if (equalsCi(def.name, key)) return fromDef(def);
         for (const auto& b : kBuiltIns)
             if (equalsCi(key, QLatin1String(b.name)) || equalsCi(key, QLatin1String(b.mimeType)))
                 return fromBuiltIn(b);
     }
-    if (error)
-        *error = QStringLiteral("unknown output format '%1' (available: %2)")
-                     .arg(nameOrMime, knownNames(map).join(QStringLiteral(", ")));
-    return std::nullopt;
+    return Error(QStringLiteral("unknown output format '%1' (available: %2)")
+                     .arg(nameOrMime, knownNames(map).join(QStringLiteral(", "))));
 }
 
-ImageFormat defaultImageFormat(const MapDef& map, QString* error) {
+Result<ImageFormat> defaultImageFormat(const MapDef& map) {
     QString type = map.imageType;
     if (type.isEmpty() && !map.outputFormats.isEmpty()) type = map.outputFormats.first().name;
     if (type.isEmpty()) type = QStringLiteral("png");
-    QString why;
-    if (auto f = findImageFormat(map, type, &why)) return *f;
-    if (error) *error = QStringLiteral("IMAGETYPE: %1; using png").arg(why);
-    return fromBuiltIn(kBuiltIns[0]);
+    Result<ImageFormat> f = findImageFormat(map, type);
+    if (!f) return f.error().prefixed(QStringLiteral("IMAGETYPE: "));
+    return f;
 }
+
+ImageFormat fallbackImageFormat() { return fromBuiltIn(kBuiltIns[0]); }
 
 ImageFormat withTransparency(const ImageFormat& format, bool transparent) {
     ImageFormat f = format;
@@ -187,7 +181,7 @@ QStringList availableFormatMimeTypes(const MapDef& map) {
     QStringList userNames;
     for (const auto& def : map.outputFormats) {
         userNames << def.name;
-        if (auto f = fromDef(def, nullptr)) add(f->mimeType);
+        if (auto f = fromDef(def)) add(f->mimeType);
     }
     for (const auto& b : kBuiltIns) {
         // msApplyDefaultOutputFormats adds a built-in unless the map already defines that name

@@ -14,6 +14,7 @@
 // - A user OUTPUTFORMAT starts from its driver's defaults (so DRIVER AGG/PNG8 is
 //   quantized unless it says QUANTIZE_FORCE=OFF); GD/* drivers mean AGG/PNG8.
 
+#include "core/result.h"
 #include "mapfile/key_values.h"
 
 #include <QString>
@@ -47,12 +48,16 @@ struct ImageFormat {
 // By OUTPUTFORMAT NAME or MIME type, then built-in name or MIME type; case-insensitive.
 // Fails (with a message saying what is available) for unknown names, drivers MapTune
 // cannot encode, and malformed FORMATOPTIONs (COMPRESSION, QUALITY, QUANTIZE_COLORS).
-std::optional<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime,
-                                           QString* error = nullptr);
+Result<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime);
 
-// The format IMAGETYPE names (else the first OUTPUTFORMAT, else "png"). When that
-// cannot be resolved the built-in "png" is returned and *error says why.
-ImageFormat defaultImageFormat(const MapDef& map, QString* error = nullptr);
+// The format IMAGETYPE names (else the first OUTPUTFORMAT, else "png"). An error,
+// saying why, when that cannot be resolved: MapServer then draws in its built-in
+// "png", so callers take defaultImageFormat(map).valueOr(fallbackImageFormat()).
+Result<ImageFormat> defaultImageFormat(const MapDef& map);
+
+// The built-in "png" (not a map's OUTPUTFORMAT of that name): what a map whose
+// IMAGETYPE does not resolve is drawn in.
+ImageFormat fallbackImageFormat();
 
 // A copy of format as WMS TRANSPARENT=TRUE/FALSE asks for it (msApplyOutputFormat):
 // turning transparency on makes an RGB format RGBA; JPEG stays opaque.

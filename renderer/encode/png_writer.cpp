@@ -155,19 +155,13 @@ QString checkHeader(const PngHeader& h) {
 
 }  // namespace
 
-QByteArray writePng(const PngHeader& header, const PngRowSource& rows,
-                    const PngWriteOptions& options, QString* error) {
-    if (QString e = checkHeader(header); !e.isEmpty()) {
-        if (error) *error = e;
-        return {};
-    }
+Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, const PngWriteOptions& options) {
+    if (QString e = checkHeader(header); !e.isEmpty()) return Error(e);
     const size_t stride = (static_cast<size_t>(header.width) * bitsPerPixel(header) + 7) / 8;
     const size_t bpp = std::max(1, bitsPerPixel(header) / 8);
     const size_t filteredSize = (stride + 1) * static_cast<size_t>(header.height);
-    if (filteredSize > std::numeric_limits<uint32_t>::max() / 2) {
-        if (error) *error = QStringLiteral("PNG: image too large (%1x%2)").arg(header.width).arg(header.height);
-        return {};
-    }
+    if (filteredSize > std::numeric_limits<uint32_t>::max() / 2)
+        return Error(QStringLiteral("PNG: image too large (%1x%2)").arg(header.width).arg(header.height));
 
     Scratch& s = scratch();
     s.filtered.resize(filteredSize);
@@ -206,10 +200,7 @@ QByteArray writePng(const PngHeader& header, const PngRowSource& rows,
     int level = options.compressionLevel;
     if (level < 0 || level > 12) level = drawn ? kDrawnLevel : flatRows * 2 >= header.height ? kFlatLevel : kNoisyLevel;
     libdeflate_compressor* compressor = s.compressors.get(level);
-    if (!compressor) {
-        if (error) *error = QStringLiteral("PNG: out of memory");
-        return {};
-    }
+    if (!compressor) return Error(QStringLiteral("PNG: out of memory"));
 
     QByteArray out;
     const size_t bound = libdeflate_zlib_compress_bound(compressor, filteredSize);
@@ -220,10 +211,7 @@ QByteArray writePng(const PngHeader& header, const PngRowSource& rows,
     uint8_t* idat = reinterpret_cast<uint8_t*>(out.data()) + idatStart;
     const size_t compressed = libdeflate_zlib_compress(compressor, s.filtered.data(), filteredSize,
                                                        idat + 8, bound);
-    if (compressed == 0) {
-        if (error) *error = QStringLiteral("PNG: compression failed");
-        return {};
-    }
+    if (compressed == 0) return Error(QStringLiteral("PNG: compression failed"));
     putU32(idat, static_cast<uint32_t>(compressed));
     std::memcpy(idat + 4, "IDAT", 4);
     uint8_t crc[4];

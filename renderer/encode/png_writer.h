@@ -7,6 +7,8 @@
 // One-shot compression of the whole filtered image also avoids zlib's streaming.
 // Figures and the default level choice: png_writer.cpp, bench/encode.
 
+#include "core/result.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QRgb>
@@ -35,8 +37,7 @@ struct PngWriteOptions {
 // the packed bit length for bit depths below 8).
 using PngRowSource = std::function<void(int y, uint8_t* out)>;
 
-// Returns the PNG file, or an empty array with *error set.
-QByteArray writePng(const PngHeader& header, const PngRowSource& rows,
-                    const PngWriteOptions& options, QString* error = nullptr);
+// The PNG file, or why it could not be written.
+Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, const PngWriteOptions& options);
 
 }  // namespace maptune

@@ -61,17 +61,14 @@ void buildTemplate(ExpressionData& d)
     d.templ.push_back({literal, -1, {}});
 }
 
-bool compileLogical(ExpressionData& d, QString* error)
+Status compileLogical(ExpressionData& d)
 {
     ParseResult parsed = parseLogicalExpression(d.text);
-    if (!parsed.program) {
-        if (error) *error = parsed.error;
-        return false;
-    }
+    if (!parsed.program) return Error(parsed.error);
     d.warning = parsed.typeError;
     d.attributes = parsed.program->attributes;
     d.program = std::move(parsed.program);
-    return true;
+    return {};
 }
 
 }  // namespace
@@ -89,7 +86,7 @@ qint64 Expression::compileCount()
     return g_compiles.load(std::memory_order_relaxed);
 }
 
-std::optional<Expression> Expression::compile(const ExpressionDef& def, QString* error)
+Result<Expression> Expression::compile(const ExpressionDef& def)
 {
     g_compiles.fetch_add(1, std::memory_order_relaxed);
     auto data = std::make_shared<ExpressionData>();
@@ -105,19 +102,16 @@ std::optional<Expression> Expression::compile(const ExpressionDef& def, QString*
     case Type::Regex:
     case Type::IRegex:
         data->regex = compilePosixRegex(def.text, def.type == Type::IRegex);
-        if (!data->regex.isValid()) {
-            if (error)
-                *error = QStringLiteral("invalid regular expression /%1/: %2 at column %3")
+        if (!data->regex.isValid())
+            return Error(QStringLiteral("invalid regular expression /%1/: %2 at column %3")
                              .arg(def.text, data->regex.errorString())
-                             .arg(data->regex.patternErrorOffset() + 1);
-            return std::nullopt;
-        }
+                             .arg(data->regex.patternErrorOffset() + 1));
         break;
     case Type::List:
         data->listItems = def.text.split(u',');
         break;
     case Type::Logical:
-        if (!compileLogical(*data, error)) return std::nullopt;
+        if (Status logical = compileLogical(*data); !logical) return logical.error();
         break;
     }
     Expression e;
@@ -131,12 +125,9 @@ const QString& Expression::text() const { return m_data->text; }
 QStringList Expression::attributes() const { return m_data->attributes; }
 QString Expression::warning() const { return m_data->warning; }
 
-std::optional<BoundExpression> Expression::bind(const QStringList& fields, const QString& itemName, QString* error) const
+Result<BoundExpression> Expression::bind(const QStringList& fields, const QString& itemName) const
 {
-    auto failWith = [&](const QString& message) -> std::optional<BoundExpression> {
-        if (error) *error = message;
-        return std::nullopt;
-    };
+    auto failWith = [](const QString& message) -> Result<BoundExpression> { return Error(message); };
     BoundExpression b;
     b.m_data = m_data;
     const Type t = m_data->type;

@@ -3,8 +3,8 @@
 // EXPRESSION and TEXT. Compile once per layer, bind once per data schema,
 // evaluate per feature.
 //
-//   auto expr = Expression::compile(classDef.expression, &error);
-//   auto bound = expr->bind(fields, layer.classItem, &error);
+//   auto expr = Expression::compile(classDef.expression);
+//   auto bound = expr->bind(fields, layer.classItem);  // each: if (!r) r.message()
 //   for (feature : features) if (bound->matches(feature.values)) ...
 //
 // Typing follows MapServer's grammar, where a value's type comes from how it
@@ -12,6 +12,7 @@
 // ([a] = 5) compares numbers, ('[a]' = '5') strings; ([a] = 'x') is a type
 // error (compiles, with warning(), and never matches, as in MapServer).
 
+#include "core/result.h"
 #include "mapfile/expression_def.h"
 
 #include <QList>
@@ -37,7 +38,7 @@ public:
 
     // Fails on syntax errors with a message naming the column within def.text
     // (1-based), e.g. "unexpected ')' at column 12".
-    static std::optional<Expression> compile(const ExpressionDef& def, QString* error = nullptr);
+    static Result<Expression> compile(const ExpressionDef& def);
     // Compiles so far in this process: tests and benchmarks show that a
     // prepared map compiles once per load, not once per request.
     static qint64 compileCount();
@@ -60,8 +61,7 @@ public:
     // List forms. Errors: an attribute or item not in fields; a Regex or List
     // form without item. A String form without item binds (it is then a TEXT
     // template) but never matches, as in MapServer.
-    std::optional<BoundExpression> bind(const QStringList& fields, const QString& itemName = {},
-                                        QString* error = nullptr) const;
+    Result<BoundExpression> bind(const QStringList& fields, const QString& itemName = {}) const;
 
 private:
     std::shared_ptr<const ExpressionData> m_data;

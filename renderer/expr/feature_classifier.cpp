@@ -24,18 +24,15 @@ void addBindings(QStringList& list, const StyleDef& s)
 }
 }  // namespace
 
-std::shared_ptr<const LayerExpressions> LayerExpressions::compile(const LayerDef& layer, QString* error)
+Result<std::shared_ptr<const LayerExpressions>> LayerExpressions::compile(const LayerDef& layer)
 {
     auto out = std::make_shared<LayerExpressions>();
     out->m_layer = &layer;
     QStringList& attributes = out->m_attributes;
-    QString err;
     if (layer.filter.isSet()) {
-        out->m_filter = Expression::compile(layer.filter, &err);
-        if (!out->m_filter) {
-            if (error) *error = QStringLiteral("layer '%1': FILTER: %2").arg(layer.name, err);
-            return nullptr;
-        }
+        Result<Expression> filter = Expression::compile(layer.filter);
+        if (!filter) return filter.error().prefixed(QStringLiteral("layer '%1': FILTER: ").arg(layer.name));
+        out->m_filter = std::move(filter).value();
         for (const QString& a : out->m_filter->attributes()) addUnique(attributes, a);
         if (layer.filter.type != ExpressionDef::Type::Logical) addUnique(attributes, layer.filterItem);
     }
@@ -44,17 +41,17 @@ std::shared_ptr<const LayerExpressions> LayerExpressions::compile(const LayerDef
         CompiledClass cc;
         cc.def = &c;
         if (c.expression.isSet()) {
-            cc.expression = Expression::compile(c.expression, &err);
-            if (!cc.expression) {
-                if (error)
-                    *error = QStringLiteral("layer '%1' class '%2': EXPRESSION: %3").arg(layer.name, c.name, err);
-                return nullptr;
-            }
+            Result<Expression> expression = Expression::compile(c.expression);
+            if (!expression)
+                return expression.error().prefixed(
+                    QStringLiteral("layer '%1' class '%2': EXPRESSION: ").arg(layer.name, c.name));
+            cc.expression = std::move(expression).value();
             for (const QString& a : cc.expression->attributes()) addUnique(attributes, a);
             if (c.expression.type != ExpressionDef::Type::Logical) addUnique(attributes, layer.classItem);
         }
+        // A TEXT that does not compile does not fail the layer: labelText() falls back to LABELITEM.
         if (c.text.isSet()) {
-            cc.text = Expression::compile(c.text, &err);
+            cc.text = Expression::compile(c.text).toOptional();
             if (cc.text)
                 for (const QString& a : cc.text->attributes()) addUnique(attributes, a);
         }
@@ -64,55 +61,53 @@ std::shared_ptr<const LayerExpressions> LayerExpressions::compile(const LayerDef
             addUnique(attributes, l.angle.attribute);
             addUnique(attributes, l.color.attribute);
             if (l.text.isSet()) {
-                if (auto t = Expression::compile(l.text, &err))
+                if (auto t = Expression::compile(l.text))
                     for (const QString& a : t->attributes()) addUnique(attributes, a);
             }
         }
         out->m_classes << cc;
     }
-    return out;
+    return std::shared_ptr<const LayerExpressions>(std::move(out));
 }
 
-bool FeatureClassifier::compile(const LayerDef& layer, QString* error)
+Status FeatureClassifier::compile(const LayerDef& layer)
 {
-    m_compiled = LayerExpressions::compile(layer, error);
-    return m_compiled != nullptr;
-}
-
-bool FeatureClassifier::bind(const QStringList& fields, QString* error)
-{
-    if (!m_compiled) {
-        if (error) *error = QStringLiteral("the layer's expressions are not compiled");
-        return false;
+    Result<std::shared_ptr<const LayerExpressions>> compiled = LayerExpressions::compile(layer);
+    if (!compiled) {
+        m_compiled.reset();
+        return compiled.error();
     }
+    m_compiled = std::move(compiled).value();
+    return {};
+}
+
+Status FeatureClassifier::bind(const QStringList& fields)
+{
+    if (!m_compiled) return Error(QStringLiteral("the layer's expressions are not compiled"));
     const LayerDef& layer = *m_compiled->m_layer;
-    QString err;
     m_filter.reset();
     if (m_compiled->m_filter) {
-        m_filter = m_compiled->m_filter->bind(fields, layer.filterItem, &err);
-        if (!m_filter) {
-            if (error) *error = QStringLiteral("layer '%1': FILTER: %2").arg(layer.name, err);
-            return false;
-        }
+        Result<BoundExpression> filter = m_compiled->m_filter->bind(fields, layer.filterItem);
+        if (!filter) return filter.error().prefixed(QStringLiteral("layer '%1': FILTER: ").arg(layer.name));
+        m_filter = std::move(filter).value();
     }
     m_classes.clear();
     for (const LayerExpressions::CompiledClass& cc : m_compiled->m_classes) {
         BoundClass bc;
         if (cc.expression) {
-            bc.expression = cc.expression->bind(fields, layer.classItem, &err);
-            if (!bc.expression) {
-                if (error)
-                    *error = QStringLiteral("layer '%1' class '%2': EXPRESSION: %3").arg(layer.name, cc.def->name, err);
-                return false;
-            }
+            Result<BoundExpression> expression = cc.expression->bind(fields, layer.classItem);
+            if (!expression)
+                return expression.error().prefixed(
+                    QStringLiteral("layer '%1' class '%2': EXPRESSION: ").arg(layer.name, cc.def->name));
+            bc.expression = std::move(expression).value();
         }
-        if (cc.text) bc.text = cc.text->bind(fields, {}, &err);
+        if (cc.text) bc.text = cc.text->bind(fields, {}).toOptional();
         m_classes << bc;
     }
     m_labelItem = -1;
     for (qsizetype i = 0; i < fields.size(); ++i)
         if (fields[i].compare(layer.labelItem, Qt::CaseInsensitive) == 0) m_labelItem = int(i);
-    return true;
+    return {};
 }
 
 bool FeatureClassifier::passesFilter(const QStringList& values) const

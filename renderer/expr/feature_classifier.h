@@ -3,6 +3,7 @@
 // class EXPRESSIONs and TEXTs once (a prepared layer keeps them for every
 // request); a FeatureClassifier binds them to one cursor's field list.
 
+#include "core/result.h"
 #include "expr/expression.h"
 #include "mapfile/layer_def.h"
 
@@ -16,7 +17,7 @@ namespace maptune {
 class LayerExpressions {
 public:
     // Errors name the layer and class. `layer` must outlive the result.
-    static std::shared_ptr<const LayerExpressions> compile(const LayerDef& layer, QString* error);
+    static Result<std::shared_ptr<const LayerExpressions>> compile(const LayerDef& layer);
     // Every attribute the layer needs from its source.
     const QStringList& attributes() const { return m_attributes; }
     const LayerDef& layer() const { return *m_layer; }
@@ -40,9 +41,9 @@ public:
     explicit FeatureClassifier(std::shared_ptr<const LayerExpressions> compiled) : m_compiled(std::move(compiled)) {}
 
     // Compiles on the spot (for one-off uses such as a legend).
-    bool compile(const LayerDef& layer, QString* error);
+    Status compile(const LayerDef& layer);
     QStringList attributes() const { return m_compiled ? m_compiled->attributes() : QStringList(); }
-    bool bind(const QStringList& fields, QString* error);
+    Status bind(const QStringList& fields);
 
     bool passesFilter(const QStringList& values) const;
     // Index of the first matching class in scale range, or -1.

@@ -14,7 +14,7 @@ CoordinateTransform::~CoordinateTransform()
     if (m_pj) proj_destroy(m_pj);
 }
 
-std::shared_ptr<CoordinateTransform> CoordinateTransform::forThread(const Crs& from, const Crs& to, QString* error)
+Result<std::shared_ptr<CoordinateTransform>> CoordinateTransform::forThread(const Crs& from, const Crs& to)
 {
     thread_local QHash<QByteArray, std::shared_ptr<CoordinateTransform>> cache;
     const QByteArray key = from.wkt() + '\n' + to.wkt();
@@ -28,13 +28,10 @@ std::shared_ptr<CoordinateTransform> CoordinateTransform::forThread(const Crs& f
         PJ* op = (src && dst) ? proj_create_crs_to_crs_from_pj(ctx, src, dst, nullptr, nullptr) : nullptr;
         if (src) proj_destroy(src);
         if (dst) proj_destroy(dst);
-        if (!op) {
-            if (error)
-                *error = QStringLiteral("no transformation from %1 to %2")
+        if (!op)
+            return Error(QStringLiteral("no transformation from %1 to %2")
                              .arg(from.authId().isEmpty() ? QString::fromUtf8(from.definition()) : from.authId(),
-                                  to.authId().isEmpty() ? QString::fromUtf8(to.definition()) : to.authId());
-            return nullptr;
-        }
+                                  to.authId().isEmpty() ? QString::fromUtf8(to.definition()) : to.authId()));
         // The CRS WKTs are already in GIS order; normalising again keeps it so
         // even for CRSs whose WKT could not carry the axis swap.
         PJ* norm = proj_normalize_for_visualization(ctx, op);

@@ -4,6 +4,7 @@
 // CoordinateTransform::forThread(), which caches them per CRS pair.
 
 #include "core/rect.h"
+#include "core/result.h"
 #include "geo/crs.h"
 
 #include <proj.h>
@@ -14,9 +15,9 @@ namespace maptune {
 
 class CoordinateTransform {
 public:
-    // Null when the transformation cannot be built; identity pairs return a
-    // transform whose isIdentity() is true.
-    static std::shared_ptr<CoordinateTransform> forThread(const Crs& from, const Crs& to, QString* error = nullptr);
+    // Never null on success; an error when the transformation cannot be
+    // built. Identity pairs return a transform whose isIdentity() is true.
+    static Result<std::shared_ptr<CoordinateTransform>> forThread(const Crs& from, const Crs& to);
     ~CoordinateTransform();
 
     bool isIdentity() const { return m_pj == nullptr; }

@@ -59,7 +59,8 @@ Result<Crs> resolveProjection(const MapDef& map, const ProjectionDef& projection
 
 Rect projectRect(const Crs& from, const Crs& to, const Rect& r)
 {
-    auto t = CoordinateTransform::forThread(from, to);
+    // A pair that does not transform keeps the box as it is.
+    const std::shared_ptr<CoordinateTransform> t = CoordinateTransform::forThread(from, to).valueOr(nullptr);
     if (!t || t->isIdentity()) return r;
     constexpr int kSamples = 100;
     std::vector<double> xs, ys;

@@ -188,7 +188,7 @@ void buildUrl(Builder& b)
 
 }  // namespace
 
-std::optional<PresetSpec> PresetSpec::parse(const QString& text, QString* error)
+Result<PresetSpec> PresetSpec::parse(const QString& text)
 {
     const QString t = text.trimmed();
     PresetSpec s;
@@ -198,13 +198,11 @@ std::optional<PresetSpec> PresetSpec::parse(const QString& text, QString* error)
     else if (t.startsWith(QLatin1String("url="), Qt::CaseInsensitive) && t.size() > 4) {
         s.kind = PresetKind::Url;
         s.url = t.mid(4);
-        if (!s.url.startsWith(QLatin1String("http://")) && !s.url.startsWith(QLatin1String("https://"))) {
-            if (error) *error = QStringLiteral("url=%1: expected an http:// URL").arg(s.url);
-            return std::nullopt;
-        }
+        if (!s.url.startsWith(QLatin1String("http://")) && !s.url.startsWith(QLatin1String("https://")))
+            return Error(QStringLiteral("url=%1: expected an http:// URL").arg(s.url));
     } else {
-        if (error) *error = QStringLiteral("unknown experiment preset '%1'; expected one of: %2").arg(t, names().join(QStringLiteral(", ")));
-        return std::nullopt;
+        return Error(QStringLiteral("unknown experiment preset '%1'; expected one of: %2")
+                         .arg(t, names().join(QStringLiteral(", "))));
     }
     return s;
 }

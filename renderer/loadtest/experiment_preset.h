@@ -9,6 +9,7 @@
 // build() writes the variant mapfiles into a work directory and returns them
 // in order, the first being the baseline.
 
+#include "core/result.h"
 #include "loadtest/map_variant.h"
 #include "loadtest/raster_converter.h"
 #include "mapfile/map_def.h"
@@ -28,8 +29,8 @@ enum class PresetKind { Lut, Formats, Postgis, Url };
 struct PresetSpec {
     PresetKind kind = PresetKind::Lut;
     QString url;                         // Url: the other WMS's GetMap template (or a base URL)
-    // "lut", "formats", "postgis", "url=http://..."; an error message instead.
-    static std::optional<PresetSpec> parse(const QString& text, QString* error = nullptr);
+    // "lut", "formats", "postgis", "url=http://..."; an error naming the choices otherwise.
+    static Result<PresetSpec> parse(const QString& text);
     static QStringList names();          // lut formats postgis url=URL
 };
 

@@ -232,7 +232,7 @@ void LoadRunner::setProgressCallback(std::function<void(const LoadProgress&)> ca
 
 Status LoadRunner::validate(const LoadOptions& o)
 {
-    if (auto error = UrlTemplate(o.urlTemplate).check(o.allowRemote)) return Error(*error);
+    if (Status checked = UrlTemplate(o.urlTemplate).check(o.allowRemote); !checked) return checked;
     if (o.concurrency < 1 || o.concurrency > 256) return Error(QStringLiteral("concurrency must be 1..256"));
     if (o.durationS < 0 || o.maxRequests < 1)
         return Error(QStringLiteral("duration must be >= 0 and the request count >= 1"));

@@ -95,18 +95,19 @@ QByteArray UrlTemplate::pathAndQuery(const QString& url)
     return rest;
 }
 
-std::optional<QString> UrlTemplate::check(bool allowRemote) const
+Status UrlTemplate::check(bool allowRemote) const
 {
     if (!m_text.contains(QLatin1String("{BBOX}")) && !m_text.contains(QLatin1String("{MINX}")))
-        return QStringLiteral("URL template '%1' has no {BBOX} (or {MINX}..{MAXY}) placeholder").arg(m_text);
+        return Error(QStringLiteral("URL template '%1' has no {BBOX} (or {MINX}..{MAXY}) placeholder").arg(m_text));
     if (!m_text.startsWith(kScheme, Qt::CaseInsensitive))
-        return QStringLiteral("only http:// URLs are supported: '%1'").arg(m_text);
+        return Error(QStringLiteral("only http:// URLs are supported: '%1'").arg(m_text));
     const auto t = target();
-    if (!t) return QStringLiteral("cannot read host and port from '%1'").arg(m_text);
+    if (!t) return Error(QStringLiteral("cannot read host and port from '%1'").arg(m_text));
     if (!allowRemote && !isLoopbackHost(t->host))
-        return QStringLiteral("refusing non-loopback target '%1' (load tests are loopback only; --allow-remote to override)")
-            .arg(t->host);
-    return std::nullopt;
+        return Error(QStringLiteral(
+                         "refusing non-loopback target '%1' (load tests are loopback only; --allow-remote to override)")
+                         .arg(t->host));
+    return {};
 }
 
 }  // namespace maptune

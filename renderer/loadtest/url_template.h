@@ -4,6 +4,7 @@
 // {HEIGHT}, {SEQ} (request index). Numbers are written as benchlib writes
 // them (%.8f without trailing zeros), so both tools send identical URLs.
 
+#include "core/result.h"
 #include "loadtest/bbox_spec.h"
 
 #include <QString>
@@ -25,7 +26,7 @@ public:
 
     // An error when the template has no bbox placeholder, is not http://, or
     // names a host other than 127.0.0.1, localhost or ::1 (unless allowRemote).
-    std::optional<QString> check(bool allowRemote = false) const;
+    Status check(bool allowRemote = false) const;
 
     QString fill(const Bbox& bbox, int width, int height, qint64 seq) const;
     // Host and port; nullopt when the URL is not http://host[:port]/...

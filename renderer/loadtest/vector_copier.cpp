@@ -139,10 +139,9 @@ VectorCopyResult VectorCopier::toGeoPackage(const QString& conninfo, const QStri
 {
     initEngine();
     VectorCopyResult r;
-    QString parseError;
-    const auto def = PostgisDataDef::parse(data, &parseError);
+    const auto def = PostgisDataDef::parse(data);
     if (!def) {
-        r.error = QStringLiteral("DATA \"%1\": %2").arg(data, parseError);
+        r.error = QStringLiteral("DATA \"%1\": %2").arg(data, def.message());
         return r;
     }
     if (def->hasBoxToken()) {

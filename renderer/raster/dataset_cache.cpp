@@ -32,7 +32,7 @@ ThreadCache& threadCache()
 
 }  // namespace
 
-GDALDatasetH DatasetCache::open(const QString& path, const QStringList& openOptions, QString* error)
+Result<GDALDatasetH> DatasetCache::open(const QString& path, const QStringList& openOptions)
 {
     const QString key = openOptions.isEmpty() ? path : path + QLatin1Char('\n') + openOptions.join(QLatin1Char('\n'));
     ThreadCache& cache = threadCache();
@@ -53,11 +53,8 @@ GDALDatasetH DatasetCache::open(const QString& path, const QStringList& openOpti
     GDALDatasetH ds = GDALOpenEx(file.constData(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr,
                                  openOptions.isEmpty() ? nullptr : options.data(), nullptr);
     if (!ds) {
-        if (error) {
-            const QString msg = QString::fromUtf8(CPLGetLastErrorMsg());
-            *error = msg.isEmpty() ? QStringLiteral("not a raster GDAL can read") : msg;
-        }
-        return nullptr;
+        const QString msg = QString::fromUtf8(CPLGetLastErrorMsg());
+        return Error(msg.isEmpty() ? QStringLiteral("not a raster GDAL can read") : msg);
     }
     cache.entries.push_front({key, ds});
     while (int(cache.entries.size()) > kCapacity) {

@@ -3,6 +3,8 @@
 // between threads, and opening a file (reading its header, overviews, world
 // file) costs far more than a window read. Bounded LRU per thread.
 
+#include "core/result.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -17,9 +19,9 @@ public:
     static constexpr int kCapacity = 64;
 
     // The dataset at `path` (absolute), opened read-only with GDAL open
-    // options ("KEY=VALUE"), or nullptr with *error set. The handle stays
-    // valid until this thread opens kCapacity other datasets or calls clear().
-    static GDALDatasetH open(const QString& path, const QStringList& openOptions, QString* error);
+    // options ("KEY=VALUE"); never null when ok. The handle stays valid
+    // until this thread opens kCapacity other datasets or calls clear().
+    static Result<GDALDatasetH> open(const QString& path, const QStringList& openOptions);
     // Closes this thread's datasets (e.g. after a file changed on disk).
     static void clear();
     static int size();

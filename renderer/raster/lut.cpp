@@ -79,15 +79,13 @@ bool Lut::isGimpCurves(const QByteArray& text)
 namespace {
 
 // One curve line: 17 "x y" pairs, x = -1 marks an unused control point.
-std::optional<Lut> lutFromGimpLine(QByteArray line, QString* error)
+Result<Lut> lutFromGimpLine(QByteArray line)
 {
     const QList<QByteArray> tokens = line.simplified().split(' ');
     if (tokens.size() != 34) {
-        if (error)
-            *error = QStringLiteral("GIMP curves file appears corrupt: a curve line has %1 numbers, expected 34 "
+        return Error(QStringLiteral("GIMP curves file appears corrupt: a curve line has %1 numbers, expected 34 "
                                     "(17 x,y pairs)")
-                         .arg(line.trimmed().isEmpty() ? 0 : tokens.size());
-        return std::nullopt;
+                         .arg(line.trimmed().isEmpty() ? 0 : tokens.size()));
     }
     QByteArray points;
     for (int i = 0; i < 17; ++i) {
@@ -101,39 +99,32 @@ std::optional<Lut> lutFromGimpLine(QByteArray line, QString* error)
 
 }  // namespace
 
-std::optional<Lut> Lut::fromGimpCurves(const QByteArray& text, int colorIndex, QString* error)
+Result<Lut> Lut::fromGimpCurves(const QByteArray& text, int colorIndex)
 {
     QList<QByteArray> lines;
     for (const QByteArray& l : text.split('\n'))
         if (!l.isEmpty()) lines << l;
     if (lines.isEmpty() || lines[0].left(18).compare("# GIMP Curves File", Qt::CaseInsensitive) != 0
         || lines.size() < 6) {
-        if (error)
-            *error = QStringLiteral("GIMP curves file appears corrupt: expected a '# GIMP Curves File' header "
-                                    "followed by 5 curve lines");
-        return std::nullopt;
+        return Error(QStringLiteral("GIMP curves file appears corrupt: expected a '# GIMP Curves File' header "
+                                    "followed by 5 curve lines"));
     }
-    if (colorIndex < 1 || colorIndex > 4) {
-        if (error) *error = QStringLiteral("GIMP curves: colour index %1 out of range 1..4").arg(colorIndex);
-        return std::nullopt;
-    }
-    const auto value = lutFromGimpLine(lines[1], error);
-    if (!value) return std::nullopt;
-    const auto channel = lutFromGimpLine(lines[colorIndex + 1], error);
-    if (!channel) return std::nullopt;
+    if (colorIndex < 1 || colorIndex > 4)
+        return Error(QStringLiteral("GIMP curves: colour index %1 out of range 1..4").arg(colorIndex));
+    const Result<Lut> value = lutFromGimpLine(lines[1]);
+    if (!value) return value.error();
+    const Result<Lut> channel = lutFromGimpLine(lines[colorIndex + 1]);
+    if (!channel) return channel.error();
     Lut lut(256);
     for (int i = 0; i < 256; ++i) lut.m_table[size_t(i)] = (*value)[(*channel)[i]];
     return lut;
 }
 
-std::optional<Lut> Lut::fromDefinition(const QByteArray& text, int colorIndex, int maxIn, QString* error)
+Result<Lut> Lut::fromDefinition(const QByteArray& text, int colorIndex, int maxIn)
 {
     if (isGimpCurves(text)) {
-        if (maxIn != 255) {
-            if (error) *error = QStringLiteral("cannot apply a GIMP curves LUT to 16-bit data");
-            return std::nullopt;
-        }
-        return fromGimpCurves(text, colorIndex, error);
+        if (maxIn != 255) return Error(QStringLiteral("cannot apply a GIMP curves LUT to 16-bit data"));
+        return fromGimpCurves(text, colorIndex);
     }
     return fromPoints(text, maxIn);
 }
@@ -148,33 +139,28 @@ bool Lut::wants16Bit(const QByteArray& text)
     return atoiLike(p, end) > 255;
 }
 
-std::optional<QByteArray> Lut::definitionFor(const ProcessingOptions& options, int colorIndex, const QString& mapDir,
-                                             QString* error)
+Result<std::optional<QByteArray>> Lut::definitionFor(const ProcessingOptions& options, int colorIndex,
+                                                     const QString& mapDir)
 {
     std::optional<QString> def = options.value(QStringLiteral("LUT_%1").arg(colorIndex));
     if (!def) def = options.value(QStringLiteral("LUT"));
-    if (!def) return std::nullopt;
+    if (!def) return std::optional<QByteArray>();
     static const QString inlineChars = QStringLiteral("0123456789:, ");
     const bool isInline = std::all_of(def->begin(), def->end(), [](QChar c) { return inlineChars.contains(c); });
-    if (isInline) return def->toUtf8();
+    if (isInline) return std::optional<QByteArray>(def->toUtf8());
 
     const QString path = QDir(mapDir).absoluteFilePath(*def);
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = QStringLiteral("cannot open LUT file '%1': %2").arg(path, f.errorString());
-        return std::nullopt;
-    }
+    if (!f.open(QIODevice::ReadOnly))
+        return Error(QStringLiteral("cannot open LUT file '%1': %2").arg(path, f.errorString()));
     // MapServer reads into a 2500-byte buffer and rejects a file that fills it.
     const QByteArray content = f.read(2500);
-    if (content.size() >= 2500) {
-        if (error)
-            *error = QStringLiteral("LUT file '%1' is longer than MapServer's limit of 2499 bytes").arg(path);
-        return std::nullopt;
-    }
-    return content;
+    if (content.size() >= 2500)
+        return Error(QStringLiteral("LUT file '%1' is longer than MapServer's limit of 2499 bytes").arg(path));
+    return std::optional<QByteArray>(content);
 }
 
-std::shared_ptr<const Lut> Lut::cached(const QByteArray& text, int colorIndex, int maxIn, QString* error)
+Result<std::shared_ptr<const Lut>> Lut::cached(const QByteArray& text, int colorIndex, int maxIn)
 {
     struct Entry {
         QByteArray text;
@@ -184,9 +170,9 @@ std::shared_ptr<const Lut> Lut::cached(const QByteArray& text, int colorIndex, i
     thread_local std::vector<Entry> cache;
     for (const Entry& e : cache)
         if (e.colorIndex == colorIndex && e.maxIn == maxIn && e.text == text) return e.lut;
-    std::optional<Lut> built = fromDefinition(text, colorIndex, maxIn, error);
-    if (!built) return nullptr;
-    auto lut = std::make_shared<const Lut>(std::move(*built));
+    Result<Lut> built = fromDefinition(text, colorIndex, maxIn);
+    if (!built) return built.error();
+    auto lut = std::make_shared<const Lut>(std::move(built).value());
     // A handful of layers and bands: drop the oldest beyond that.
     if (cache.size() >= 16) cache.erase(cache.begin());
     cache.push_back({text, colorIndex, maxIn, lut});

@@ -5,6 +5,8 @@
 // its quirks (implicit end point nMax:255, floor(v+0.5) rounding, no order
 // check), because users tune their maps against MapServer's output.
 
+#include "core/result.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -24,12 +26,12 @@ public:
     static Lut fromPoints(const QByteArray& text, int maxIn = 255);
     // A GIMP curves file's content for output colour index 1..4 (R, G, B, A):
     // the channel curve composed with the value curve. 8-bit only.
-    static std::optional<Lut> fromGimpCurves(const QByteArray& text, int colorIndex, QString* error = nullptr);
+    static Result<Lut> fromGimpCurves(const QByteArray& text, int colorIndex);
     // Either of the above, chosen like MapServer: content starting "# GIMP" is a curves file.
-    static std::optional<Lut> fromDefinition(const QByteArray& text, int colorIndex, int maxIn, QString* error = nullptr);
+    static Result<Lut> fromDefinition(const QByteArray& text, int colorIndex, int maxIn);
     // fromDefinition through a small per-thread cache: a served map builds
-    // the same tables (GIMP curves are splines) for every request.
-    static std::shared_ptr<const Lut> cached(const QByteArray& text, int colorIndex, int maxIn, QString* error = nullptr);
+    // the same tables (GIMP curves are splines) for every request. Never null when ok.
+    static Result<std::shared_ptr<const Lut>> cached(const QByteArray& text, int colorIndex, int maxIn);
 
     static bool isGimpCurves(const QByteArray& text);
     // True when MapServer would read the band as UInt16 for this definition:
@@ -37,9 +39,9 @@ public:
     static bool wants16Bit(const QByteArray& text);
     // The LUT text for output colour index 1..4 (LUT_n, else LUT), read from
     // a file relative to mapDir when it holds characters other than
-    // "0123456789:, ". nullopt without error: no LUT for that index.
-    static std::optional<QByteArray> definitionFor(const ProcessingOptions& options, int colorIndex,
-                                                   const QString& mapDir, QString* error);
+    // "0123456789:, ". An empty optional (not an error): no LUT for that index.
+    static Result<std::optional<QByteArray>> definitionFor(const ProcessingOptions& options, int colorIndex,
+                                                           const QString& mapDir);
 
     int size() const { return int(m_table.size()); }
     uint8_t operator[](int i) const { return m_table[size_t(i)]; }

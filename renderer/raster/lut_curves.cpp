@@ -118,21 +118,18 @@ QByteArray gimpLine(const QList<QPoint>& points)
     return line + '\n';
 }
 
-std::optional<QList<QPoint>> gimpPoints(const QByteArray& line, QString* error)
+Result<QList<QPoint>> gimpPoints(const QByteArray& line)
 {
     const QList<QByteArray> tokens = line.simplified().split(' ');
-    if (tokens.size() != 2 * LutCurves::kGimpPoints) {
-        if (error) *error = QObject::tr("a GIMP curves line holds %1 numbers, expected 34 (17 x,y pairs)").arg(tokens.size());
-        return std::nullopt;
-    }
+    if (tokens.size() != 2 * LutCurves::kGimpPoints)
+        return Error(QObject::tr("a GIMP curves line holds %1 numbers, expected 34 (17 x,y pairs)").arg(tokens.size()));
     QList<QPoint> points;
     for (int i = 0; i < LutCurves::kGimpPoints; ++i) {
         bool okX = false, okY = false;
         const int x = tokens[2 * i].toInt(&okX), y = tokens[2 * i + 1].toInt(&okY);
         if (!okX || !okY) {
-            if (error) *error = QObject::tr("a GIMP curves line holds '%1 %2', not two numbers")
-                                    .arg(QString::fromUtf8(tokens[2 * i]), QString::fromUtf8(tokens[2 * i + 1]));
-            return std::nullopt;
+            return Error(QObject::tr("a GIMP curves line holds '%1 %2', not two numbers")
+                             .arg(QString::fromUtf8(tokens[2 * i]), QString::fromUtf8(tokens[2 * i + 1])));
         }
         if (x >= 0) points << QPoint(x, y);
     }
@@ -141,7 +138,7 @@ std::optional<QList<QPoint>> gimpPoints(const QByteArray& line, QString* error)
 
 }  // namespace
 
-QByteArray LutCurves::toGimpCurves(QString* error) const
+Result<QByteArray> LutCurves::toGimpCurves() const
 {
     bool perBand = false;
     for (int band = 1; band <= 3; ++band) perBand |= !isIdentity(band);
@@ -153,35 +150,32 @@ QByteArray LutCurves::toGimpCurves(QString* error) const
     QByteArray out("# GIMP Curves File\n");
     for (const QList<QPoint>& line : lines) {
         if (line.size() > kGimpPoints) {
-            if (error) *error = QObject::tr("a GIMP curves file holds at most %1 points per curve; this one has %2")
-                                    .arg(kGimpPoints).arg(line.size());
-            return {};
+            return Error(QObject::tr("a GIMP curves file holds at most %1 points per curve; this one has %2")
+                             .arg(kGimpPoints)
+                             .arg(line.size()));
         }
         out += gimpLine(line);
     }
     return out;
 }
 
-std::optional<LutCurves> LutCurves::fromGimpCurves(const QByteArray& text, QString* error)
+Result<LutCurves> LutCurves::fromGimpCurves(const QByteArray& text)
 {
     QList<QByteArray> lines;
     for (const QByteArray& l : text.split('\n'))
         if (!l.trimmed().isEmpty()) lines << l;
-    if (lines.size() < 5 || !Lut::isGimpCurves(lines[0])) {
-        if (error) *error = QObject::tr("not a GIMP curves file: expected '# GIMP Curves File' and 5 curve lines");
-        return std::nullopt;
-    }
+    if (lines.size() < 5 || !Lut::isGimpCurves(lines[0]))
+        return Error(QObject::tr("not a GIMP curves file: expected '# GIMP Curves File' and 5 curve lines"));
     LutCurves curves;
     for (int channel = Master; channel <= Blue; ++channel) {
-        const std::optional<QList<QPoint>> points = gimpPoints(lines[channel + 1], error);
-        if (!points) return std::nullopt;
+        const Result<QList<QPoint>> points = gimpPoints(lines[channel + 1]);
+        if (!points) return points.error();
         curves.setPoints(channel, *points);
     }
     if (!curves.isIdentity(Master) && !(curves.isIdentity(Red) && curves.isIdentity(Green) && curves.isIdentity(Blue))) {
         // MapServer composes value and channel curves; LUT and LUT_n replace each other.
-        if (error) *error = QObject::tr("the file curves both the value and a colour channel: "
-                                        "MapServer's PROCESSING LUT cannot say that as points");
-        return std::nullopt;
+        return Error(QObject::tr("the file curves both the value and a colour channel: "
+                                 "MapServer's PROCESSING LUT cannot say that as points"));
     }
     return curves;
 }
@@ -209,16 +203,14 @@ QStringList replaceLutDirectives(const QStringList& processing, const QStringLis
     return out;
 }
 
-bool writeLutToText(QTextDocument* document, const MapDef& map, const QString& layerName, const QStringList& lut,
-                    QString* error)
+Status writeLutToText(QTextDocument* document, const MapDef& map, const QString& layerName, const QStringList& lut)
 {
     int index = -1;
     for (int i = 0; i < map.layers.size(); ++i)
         if (map.layers[i].name.compare(layerName, Qt::CaseInsensitive) == 0) index = i;
     if (index < 0 || map.layers[index].pos.line <= 0
         || (!map.layers[index].pos.file.isEmpty() && !map.path.isEmpty() && map.layers[index].pos.file != map.path)) {
-        if (error) *error = QObject::tr("layer '%1' is not written in this file (INCLUDE?)").arg(layerName);
-        return false;
+        return Error(QObject::tr("layer '%1' is not written in this file (INCLUDE?)").arg(layerName));
     }
     // A layer's PROCESSING lines lie between its LAYER and the next LAYER.
     const int first = map.layers[index].pos.line - 1;
@@ -270,7 +262,7 @@ bool writeLutToText(QTextDocument* document, const MapDef& map, const QString& l
     }
     c.insertText(newLines);
     cursor.endEditBlock();
-    return true;
+    return {};
 }
 
 }  // namespace maptune

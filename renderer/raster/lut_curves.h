@@ -5,6 +5,7 @@
 // the curve drawn is exactly what MapServer applies. As in MapServer a band's
 // LUT_n replaces the master LUT for that band (they do not compose).
 
+#include "core/result.h"
 #include "raster/lut.h"
 
 #include <QList>
@@ -49,12 +50,12 @@ public:
     // A GIMP 2.x curves file ("# GIMP Curves File", value/R/G/B/A lines of 17
     // "x y" pairs, -1 -1 unused) that MapServer reads to the same tables:
     // value = master when no band has its own curve, else value = identity
-    // and each band line = the curve MapServer uses for it. Empty, with a
-    // message, when a curve has more than 17 points.
-    QByteArray toGimpCurves(QString* error = nullptr) const;
+    // and each band line = the curve MapServer uses for it. An error when a
+    // curve has more than 17 points.
+    Result<QByteArray> toGimpCurves() const;
     // The curves of a GIMP curves file, when they are points of the editor's
     // kind: a value curve with identity channels, or channels with an identity value curve.
-    static std::optional<LutCurves> fromGimpCurves(const QByteArray& text, QString* error = nullptr);
+    static Result<LutCurves> fromGimpCurves(const QByteArray& text);
     static constexpr int kGimpPoints = 17;
 
     bool operator==(const LutCurves& o) const { return m_points == o.m_points; }
@@ -72,7 +73,6 @@ QStringList replaceLutDirectives(const QStringList& processing, const QStringLis
 // Rewrites the layer's PROCESSING "LUT..." lines in the mapfile text as one
 // undoable step: existing lines are replaced in place, new ones go after the
 // layer's NAME line. `map` must be the parse of the document's current text.
-bool writeLutToText(QTextDocument* document, const MapDef& map, const QString& layerName, const QStringList& lut,
-                    QString* error);
+Status writeLutToText(QTextDocument* document, const MapDef& map, const QString& layerName, const QStringList& lut);
 
 }  // namespace maptune

@@ -13,18 +13,17 @@ namespace maptune {
 std::optional<std::function<bool(double, int, int, int)>> compileRasterExpression(const ExpressionDef& def,
                                                                                   QString* error)
 {
-    QString err;
-    const auto compiled = Expression::compile(def, &err);
+    const auto compiled = Expression::compile(def);
     if (!compiled) {
-        *error = QStringLiteral("class EXPRESSION %1: %2").arg(def.text, err);
+        *error = QStringLiteral("class EXPRESSION %1: %2").arg(def.text, compiled.message());
         return std::nullopt;
     }
     static const QStringList fields{QStringLiteral("pixel"), QStringLiteral("red"), QStringLiteral("green"),
                                     QStringLiteral("blue")};
-    const auto bound = compiled->bind(fields, QString(), &err);
+    const auto bound = compiled->bind(fields, QString());
     if (!bound) {
         *error = QStringLiteral("class EXPRESSION %1: %2 (raster classes know [pixel], [red], [green], [blue])")
-                     .arg(def.text, err);
+                     .arg(def.text, bound.message());
         return std::nullopt;
     }
     return [b = *bound](double pixel, int r, int g, int bl) {

@@ -96,26 +96,27 @@ private:
 std::optional<std::function<bool(double, int, int, int)>> compileRasterExpression(const ExpressionDef& def,
                                                                                   QString* error);
 
-std::unique_ptr<RasterClassifier> RasterClassifier::create(const LayerDef& layer, QString* error)
+Result<std::unique_ptr<RasterClassifier>> RasterClassifier::create(const LayerDef& layer)
 {
     bool classified = false;
     for (const ClassDef& c : layer.classes) {
         for (const StyleDef& s : c.styles) classified = classified || hasColorRange(s);
         classified = classified || c.expression.isSet();
     }
-    if (!classified) return nullptr;
+    if (!classified) return std::unique_ptr<RasterClassifier>();
     std::vector<ClassTable::Entry> entries;
     for (const ClassDef& c : layer.classes) {
         if (c.status == 0) continue;
         ClassTable::Entry e{&c, {}};
         if (c.expression.isSet()) {
-            auto m = compileRasterExpression(c.expression, error);
-            if (!m) return nullptr;
+            QString error;
+            auto m = compileRasterExpression(c.expression, &error);
+            if (!m) return Error(error);
             e.match = std::move(*m);
         }
         entries.push_back(std::move(e));
     }
-    return std::make_unique<ClassTable>(std::move(entries));
+    return std::unique_ptr<RasterClassifier>(std::make_unique<ClassTable>(std::move(entries)));
 }
 
 }  // namespace maptune

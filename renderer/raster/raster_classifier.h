@@ -3,6 +3,7 @@
 // index (8-bit data) or a bucket of the scaled value range (other types)
 // once, builds a colour table and then only looks pixels up in it — so do we.
 
+#include "core/result.h"
 #include "mapfile/map_def.h"
 
 #include <QString>
@@ -25,7 +26,7 @@ public:
     // Null when the layer is not classified: MapServer only classifies when
     // some class has an EXPRESSION or a style has a COLORRANGE (a bare class
     // for the legend does not count). Errors: an expression that does not compile.
-    static std::unique_ptr<RasterClassifier> create(const LayerDef& layer, QString* error);
+    static Result<std::unique_ptr<RasterClassifier>> create(const LayerDef& layer);
 
     // Colour of 8-bit value `index` whose palette colour is (r, g, b).
     virtual Rgba8 classifyIndex(int index, int r, int g, int b) const = 0;

@@ -424,19 +424,21 @@ void paintRgb(QImage& img, Planes& p, const uint8_t* alpha, const Color& offsite
 std::optional<QImage> composeClassified16(const RasterSource& source, const RasterWindow& window,
                                           LayerTrace& trace, QString* error);
 
-std::optional<QImage> RasterComposer::compose(const RasterSource& src, const RasterWindow& w, LayerTrace& trace,
-                                              QString* error)
+Result<QImage> RasterComposer::compose(const RasterSource& src, const RasterWindow& w, LayerTrace& trace)
 {
     const ProcessingOptions& opt = *src.options;
-    const auto bc = chooseBands(src.dataset, opt, src.classifier != nullptr, error);
-    if (!bc) return std::nullopt;
+    QString error;
+    const auto bc = chooseBands(src.dataset, opt, src.classifier != nullptr, &error);
+    if (!bc) return Error(error);
     GDALRasterBandH band1 = GDALGetRasterBand(src.dataset, bc->numbers[0]);
-    if (src.classifier && GDALGetRasterDataType(band1) != GDT_Byte)
-        return composeClassified16(src, w, trace, error);
-    if (src.classifier && bc->rgb) {
-        *error = QStringLiteral("cannot classify a 3-band (RGB) selection: set PROCESSING \"BANDS=n\" to one band");
-        return std::nullopt;
+    if (src.classifier && GDALGetRasterDataType(band1) != GDT_Byte) {
+        std::optional<QImage> classified = composeClassified16(src, w, trace, &error);
+        if (!classified) return Error(error);
+        return std::move(*classified);
     }
+    if (src.classifier && bc->rgb)
+        return Error(
+            QStringLiteral("cannot classify a 3-band (RGB) selection: set PROCESSING \"BANDS=n\" to one band"));
 
     Planes planes;
     planes.pixels = size_t(w.dstWidth) * size_t(w.dstHeight);
@@ -454,9 +456,9 @@ std::optional<QImage> RasterComposer::compose(const RasterSource& src, const Ras
             }
             if (all) rgbNoData = nd;
         }
-        if (!loadUnscaled(src, w, *bc, planes, trace, error)) return std::nullopt;
-    } else if (!loadScaled(src, w, *bc, planes, scale, trace, error)) {
-        return std::nullopt;
+        if (!loadUnscaled(src, w, *bc, planes, trace, &error)) return Error(error);
+    } else if (!loadScaled(src, w, *bc, planes, scale, trace, &error)) {
+        return Error(error);
     }
 
     const uint8_t* alpha = nullptr;
@@ -465,7 +467,7 @@ std::optional<QImage> RasterComposer::compose(const RasterSource& src, const Ras
         alpha = planes.plane(bc->rgb ? 3 : 1);
     } else {
         Stopwatch sw;
-        if (!loadMaskAlpha(src, w, band1, maskAlpha, error)) return std::nullopt;
+        if (!loadMaskAlpha(src, w, band1, maskAlpha, &error)) return Error(error);
         trace.readMs += sw.elapsedMs();
         if (!maskAlpha.empty()) alpha = maskAlpha.data();
     }
@@ -475,8 +477,8 @@ std::optional<QImage> RasterComposer::compose(const RasterSource& src, const Ras
     if (bc->rgb) {
         paintRgb(img, planes, alpha, src.layer->offsite, rgbNoData);
     } else {
-        const auto cm = buildColorMap(src, band1, scale, error);
-        if (!cm) return std::nullopt;
+        const auto cm = buildColorMap(src, band1, scale, &error);
+        if (!cm) return Error(error);
         paintIndexed(img, planes, *cm, alpha);
     }
     return img;

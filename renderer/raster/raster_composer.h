@@ -4,6 +4,8 @@
 // band choice, colour tables, SCALE, LUT, NODATA, OFFSITE, alpha and mask
 // bands, raster classes. Placement on the map is the caller's business.
 
+#include "core/result.h"
+
 #include <QImage>
 #include <QString>
 
@@ -38,8 +40,7 @@ class RasterComposer {
 public:
     // A dstWidth x dstHeight ARGB32_Premultiplied image, transparent where
     // the raster has no data. Adds to trace.readMs / lutMs.
-    static std::optional<QImage> compose(const RasterSource& source, const RasterWindow& window, LayerTrace& trace,
-                                         QString* error);
+    static Result<QImage> compose(const RasterSource& source, const RasterWindow& window, LayerTrace& trace);
 };
 
 }  // namespace maptune

@@ -95,9 +95,8 @@ std::optional<Crs> layerCrs(const LayerDef& layer, const RasterLayerSetup& setup
     return setup.crs;
 }
 
-// Draws one dataset of the layer. false with *error on failure.
-bool drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPainter& painter, LayerTrace& trace,
-                 QString* error)
+// Draws one dataset of the layer.
+Status drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPainter& painter, LayerTrace& trace)
 {
     const GeoTransform gt = GeoTransform::forRaster(ds, ctx.layer, ctx.options, ctx.mapDir);
     const bool reproject = crs.isValid() && ctx.view.crs.isValid() && crs != ctx.view.crs;
@@ -106,24 +105,24 @@ bool drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPain
     RasterSource src{ds, &ctx.layer, &ctx.options, &ctx.setup.luts, ctx.mapDir, ctx.setup.classifier.get()};
 
     if (resample) {
-        const auto img = RasterResampler::render(src, gt, reproject ? crs : Crs(), ctx.view, trace, error);
-        if (!img) return false;
-        if (img->isNull()) return true;
+        const Result<QImage> img = RasterResampler::render(src, gt, reproject ? crs : Crs(), ctx.view, trace);
+        if (!img) return img.error();
+        if (img->isNull()) return {};
         Stopwatch sw;
         painter.drawImage(0, 0, *img);
         trace.drawMs += sw.elapsedMs();
         trace.pixels += qint64(img->width()) * img->height();
-        return true;
+        return {};
     }
     const auto d = directWindow(gt, GDALGetRasterXSize(ds), GDALGetRasterYSize(ds), ctx.view);
-    if (!d) return true;  // no overlap: nothing to draw
-    const auto img = RasterComposer::compose(src, d->window, trace, error);
-    if (!img) return false;
+    if (!d) return {};  // no overlap: nothing to draw
+    const Result<QImage> img = RasterComposer::compose(src, d->window, trace);
+    if (!img) return img.error();
     Stopwatch sw;
     painter.drawImage(d->dstX, d->dstY, *img);
     trace.drawMs += sw.elapsedMs();
     trace.pixels += qint64(img->width()) * img->height();
-    return true;
+    return {};
 }
 
 QStringList openOptionsFor(const LayerDef& layer)
@@ -146,7 +145,9 @@ QStringList RasterLayerRenderer::warnings(const LayerDef& layer)
 RasterLayerSetup::RasterLayerSetup(const MapDef& map, const LayerDef& layer)
     : options(layer.processing), mapDir(mapDirectory(map)), luts(options, mapDir)
 {
-    classifier = RasterClassifier::create(layer, &classifierError);
+    Result<std::unique_ptr<RasterClassifier>> classified = RasterClassifier::create(layer);
+    classifierError = classified.message();
+    if (classified) classifier = std::move(classified).value();
     if (layer.projection.isSet() && !layer.projection.isAuto()) {
         Result<Crs> resolved = resolveProjection(map, layer.projection);
         crsError = resolved.message();
@@ -197,9 +198,9 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
     if (!layer.tileIndex.isEmpty()) {
         const QString indexPath = resolveDataPath(map, layer.tileIndex);
         Stopwatch sw;
-        const auto tiles = TileIndex::query(indexPath, layer.tileItem, layer.tileSrs, view, &error);
+        const Result<QList<TileIndex::Tile>> tiles = TileIndex::query(indexPath, layer.tileItem, layer.tileSrs, view);
         trace.openMs += sw.elapsedMs();
-        if (!tiles) return fail(QStringLiteral("cannot read tile index %1: %2").arg(layer.tileIndex, error));
+        if (!tiles) return fail(QStringLiteral("cannot read tile index %1: %2").arg(layer.tileIndex, tiles.message()));
         for (const TileIndex::Tile& t : *tiles) {
             QString p = resolveDataPath(map, t.location);
             if (!QFileInfo::exists(p) && !QFileInfo(t.location).isAbsolute())
@@ -213,9 +214,10 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
     for (const Item& item : items) {
         if (cancel.isCancelled()) break;
         Stopwatch sw;
-        GDALDatasetH ds = DatasetCache::open(item.path, openOptionsFor(layer), &error);
+        const Result<GDALDatasetH> opened = DatasetCache::open(item.path, openOptionsFor(layer));
         trace.openMs += sw.elapsedMs();
-        if (!ds) return fail(QStringLiteral("cannot open %1: %2").arg(item.display, error));
+        if (!opened) return fail(QStringLiteral("cannot open %1: %2").arg(item.display, opened.message()));
+        GDALDatasetH ds = *opened;
         std::optional<Crs> crs;
         if (!item.srs.isEmpty()) {
             Result<Crs> fromItem = Crs::fromUserInput(item.srs);
@@ -225,8 +227,8 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
             crs = layerCrs(layer, setup, ds, &error);
         }
         if (!crs) return fail(QStringLiteral("%1: bad projection: %2").arg(item.display, error));
-        if (!drawDataset(ctx, ds, *crs, painter, trace, &error))
-            return fail(QStringLiteral("%1: %2").arg(item.display, error));
+        if (const Status drawn = drawDataset(ctx, ds, *crs, painter, trace); !drawn)
+            return fail(QStringLiteral("%1: %2").arg(item.display, drawn.message()));
     }
     painter.end();
     if (!layerImage.isNull()) {

@@ -12,10 +12,14 @@ RasterLuts::RasterLuts(const ProcessingOptions& options, const QString& mapDir)
     bool anyWide = false;
     for (int i = 0; i < 4; ++i) {
         Entry& e = m_entries[size_t(i)];
-        e.definition = Lut::definitionFor(options, i + 1, mapDir, &e.readError);
+        Result<std::optional<QByteArray>> definition = Lut::definitionFor(options, i + 1, mapDir);
+        e.readError = definition.message();
+        e.definition = std::move(definition).valueOr(std::nullopt);
         if (!e.definition) continue;
         anyWide = anyWide || Lut::wants16Bit(*e.definition);
-        e.narrow = Lut::fromDefinition(*e.definition, i + 1, 255, &e.narrowError);
+        Result<Lut> narrow = Lut::fromDefinition(*e.definition, i + 1, 255);
+        e.narrowError = narrow.message();
+        e.narrow = std::move(narrow).toOptional();
         const std::optional<QString> named = options.value(QStringLiteral("LUT_%1").arg(i + 1));
         const QString file = QDir(mapDir).absoluteFilePath(named.value_or(options.value(QStringLiteral("LUT"), {})));
         if (QFileInfo::exists(file) && !m_files.contains(file)) m_files << file;
@@ -24,7 +28,10 @@ RasterLuts::RasterLuts(const ProcessingOptions& options, const QString& mapDir)
     if (!anyWide) return;
     for (int i = 0; i < 4; ++i) {
         Entry& e = m_entries[size_t(i)];
-        if (e.definition) e.wide = Lut::fromDefinition(*e.definition, i + 1, 65535, &e.wideError);
+        if (!e.definition) continue;
+        Result<Lut> wide = Lut::fromDefinition(*e.definition, i + 1, 65535);
+        e.wideError = wide.message();
+        e.wide = std::move(wide).toOptional();
     }
 }
 

@@ -128,9 +128,11 @@ bool queryDataset(QueryState& s, GDALDatasetH ds, const Crs& layerCrs, const Rec
     std::shared_ptr<CoordinateTransform> toLayer, toMap;
     Rect search = queryRect;
     if (layerCrs.isValid() && s.mapCrs.isValid() && layerCrs != s.mapCrs) {
-        toLayer = CoordinateTransform::forThread(s.mapCrs, layerCrs, error);
-        toMap = CoordinateTransform::forThread(layerCrs, s.mapCrs, error);
-        if (!toLayer || !toMap) return false;
+        auto madeToLayer = CoordinateTransform::forThread(s.mapCrs, layerCrs);
+        auto madeToMap = CoordinateTransform::forThread(layerCrs, s.mapCrs);
+        if (!madeToLayer.ok(error) || !madeToMap.ok(error)) return false;
+        toLayer = std::move(madeToLayer).value();
+        toMap = std::move(madeToMap).value();
         search = projectSearchRect(*toLayer, queryRect);
     }
     const GeoTransform gt = GeoTransform::forRaster(ds, s.layer, ProcessingOptions(s.layer.processing),
@@ -184,11 +186,13 @@ bool queryRect(QueryState& s, const Rect& rect, QString* error)
     const QString path = resolveDataPath(s.map, s.layer.data);
     QStringList openOptions;
     for (const auto& [k, v] : s.layer.connectionOptions.items) openOptions << k + QLatin1Char('=') + v;
-    GDALDatasetH ds = DatasetCache::open(path, openOptions, error);
-    if (!ds) {
-        *error = QStringLiteral("Unable to open file %1 for layer %2: %3").arg(s.layer.data, s.layer.name, *error);
+    const Result<GDALDatasetH> opened = DatasetCache::open(path, openOptions);
+    if (!opened) {
+        *error = QStringLiteral("Unable to open file %1 for layer %2: %3")
+                     .arg(s.layer.data, s.layer.name, opened.message());
         return false;
     }
+    GDALDatasetH ds = *opened;
     Crs layerCrs;
     if (s.layer.projection.isAuto()) {
         const char* wkt = GDALGetProjectionRef(ds);
@@ -240,17 +244,16 @@ RasterQueryResult toResult(const QueryState& s)
 
 }  // namespace
 
-std::optional<RasterQueryResult> queryRasterLayer(const MapDef& map, const LayerDef& layer, const Crs& mapCrs,
-                                                  const RasterQueryPoint& point, QString* error)
+Result<RasterQueryResult> queryRasterLayer(const MapDef& map, const LayerDef& layer, const Crs& mapCrs,
+                                           const RasterQueryPoint& point)
 {
     QueryState s{map, layer, mapCrs, point, true, 0, 1000000, -1, {}, std::nullopt};
     if (point.maxResults > 0) s.hardMax = point.maxResults;
     if (!layer.classes.isEmpty()) {
         FeatureClassifier classifier(point.expressions);
-        QString ignored;
-        if ((point.expressions || classifier.compile(layer, &ignored))
+        if ((point.expressions || classifier.compile(layer))
             && classifier.bind({QStringLiteral("pixel"), QStringLiteral("value_0"), QStringLiteral("red"),
-                                QStringLiteral("green"), QStringLiteral("blue")}, &ignored))
+                                QStringLiteral("green"), QStringLiteral("blue")}))
             s.classifier = std::move(classifier);
     }
     if (layer.data.isEmpty()) return toResult(s);
@@ -261,17 +264,18 @@ std::optional<RasterQueryResult> queryRasterLayer(const MapDef& map, const Layer
         || layer.toleranceUnits.compare(QLatin1String("PIXELS"), Qt::CaseInsensitive) == 0)
         tolerance *= point.cellSize;
     s.rangeDist2 = tolerance * tolerance;
+    QString error;
     // Single mode first tries the pixel under the point, usually the nearest.
     if (point.maxResults == 1) {
         s.single = true;
-        if (!queryRect(s, Rect{point.x, point.y, point.x, point.y}, error)) return std::nullopt;
+        if (!queryRect(s, Rect{point.x, point.y, point.x, point.y}, &error)) return Error(error);
         if (!s.hits.empty()) return toResult(s);
     }
     s.single = point.maxResults == 1;
     s.rangeDist2 = tolerance * tolerance;
     s.hits.clear();
     const Rect buffer{point.x - tolerance, point.y - tolerance, point.x + tolerance, point.y + tolerance};
-    if (!queryRect(s, buffer, error)) return std::nullopt;
+    if (!queryRect(s, buffer, &error)) return Error(error);
     return toResult(s);
 }
 

@@ -4,6 +4,7 @@
 // the items x, y, value_0.., value_list, class (classified layers), red,
 // green, blue — values formatted like msRASTERLayerGetShape (%.8g).
 
+#include "core/result.h"
 #include "data/feature_source.h"
 #include "expr/feature_classifier.h"
 #include "geo/crs.h"
@@ -28,7 +29,7 @@ struct RasterQueryPoint {
     std::shared_ptr<const LayerExpressions> expressions;
 };
 
-std::optional<RasterQueryResult> queryRasterLayer(const MapDef& map, const LayerDef& layer, const Crs& mapCrs,
-                                                  const RasterQueryPoint& point, QString* error);
+Result<RasterQueryResult> queryRasterLayer(const MapDef& map, const LayerDef& layer, const Crs& mapCrs,
+                                           const RasterQueryPoint& point);
 
 }  // namespace maptune

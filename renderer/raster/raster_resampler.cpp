@@ -278,16 +278,14 @@ bool optionTrue(const ProcessingOptions& opt, const char* key)
 
 }  // namespace
 
-std::optional<QImage> RasterResampler::render(const RasterSource& src, const GeoTransform& srcGt, const Crs& srcCrs,
-                                              const MapView& view, LayerTrace& trace, QString* error)
+Result<QImage> RasterResampler::render(const RasterSource& src, const GeoTransform& srcGt, const Crs& srcCrs,
+                                       const MapView& view, LayerTrace& trace)
 {
     const ProcessingOptions& opt = *src.options;
     const int sx = GDALGetRasterXSize(src.dataset), sy = GDALGetRasterYSize(src.dataset);
     const PixelTransform t(srcGt, srcCrs, view);
-    if (t.failed()) {
-        *error = QStringLiteral("cannot build a transformation from the layer CRS to the map CRS");
-        return std::nullopt;
-    }
+    if (t.failed())
+        return Error(QStringLiteral("cannot build a transformation from the layer CRS to the map CRS"));
     std::optional<SrcExtent> ext;
     if (!optionTrue(opt, "LOAD_WHOLE_IMAGE")) ext = sourceExtent(t, view, sx, sy);
     if (!ext) ext = SrcExtent{0, 0, double(sx), double(sy)};
@@ -315,8 +313,8 @@ std::optional<QImage> RasterResampler::render(const RasterSource& src, const Geo
     w.dstWidth = std::max(1, int(double(winW) * (nominal / cell)));
     w.dstHeight = std::max(1, int(double(winH) * (nominal / cell)));
 
-    const auto loaded = RasterComposer::compose(src, w, trace, error);
-    if (!loaded) return std::nullopt;
+    const Result<QImage> loaded = RasterComposer::compose(src, w, trace);
+    if (!loaded) return loaded.error();
 
     Stopwatch sw;
     const double fx = double(w.dstWidth) / winW;

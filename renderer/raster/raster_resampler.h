@@ -6,6 +6,7 @@
 // map-pixel -> source-pixel transform (GDAL's GenImgProj transformer when
 // reprojecting).
 
+#include "core/result.h"
 #include "raster/geo_transform.h"
 #include "raster/raster_composer.h"
 
@@ -22,10 +23,9 @@ class Crs;
 class RasterResampler {
 public:
     // Returns a view-sized image, or an image with isNull() when nothing
-    // overlaps; nullopt with *error on failure. srcCrs/dstCrs may be
-    // invalid (then no reprojection).
-    static std::optional<QImage> render(const RasterSource& source, const GeoTransform& srcGt, const Crs& srcCrs,
-                                        const MapView& view, LayerTrace& trace, QString* error);
+    // overlaps. srcCrs/dstCrs may be invalid (then no reprojection).
+    static Result<QImage> render(const RasterSource& source, const GeoTransform& srcGt, const Crs& srcCrs,
+                                 const MapView& view, LayerTrace& trace);
 };
 
 }  // namespace maptune

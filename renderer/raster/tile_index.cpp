@@ -39,31 +39,28 @@ Rect extentInIndexCrs(OGRLayerH layer, const MapView& view)
 
 }  // namespace
 
-std::optional<QList<TileIndex::Tile>> TileIndex::query(const QString& path, const QString& tileItem,
-                                                       const QString& tileSrsItem, const MapView& view, QString* error)
+Result<QList<TileIndex::Tile>> TileIndex::query(const QString& path, const QString& tileItem,
+                                                const QString& tileSrsItem, const MapView& view)
 {
     CPLErrorReset();
     const QByteArray file = path.toUtf8();
     GDALDatasetH ds = GDALOpenEx(file.constData(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr);
     if (!ds) {
-        *error = QString::fromUtf8(CPLGetLastErrorMsg());
-        if (error->isEmpty()) *error = QStringLiteral("not a vector dataset");
-        return std::nullopt;
+        const QString msg = QString::fromUtf8(CPLGetLastErrorMsg());
+        return Error(msg.isEmpty() ? QStringLiteral("not a vector dataset") : msg);
     }
     QList<Tile> tiles;
     OGRLayerH layer = GDALDatasetGetLayer(ds, 0);
     OGRFeatureDefnH defn = layer ? OGR_L_GetLayerDefn(layer) : nullptr;
     const int itemField = defn ? OGR_FD_GetFieldIndex(defn, tileItem.toUtf8().constData()) : -1;
     if (itemField < 0) {
-        *error = QStringLiteral("no TILEITEM attribute '%1' in the index").arg(tileItem);
         GDALClose(ds);
-        return std::nullopt;
+        return Error(QStringLiteral("no TILEITEM attribute '%1' in the index").arg(tileItem));
     }
     const int srsField = tileSrsItem.isEmpty() ? -1 : OGR_FD_GetFieldIndex(defn, tileSrsItem.toUtf8().constData());
     if (!tileSrsItem.isEmpty() && srsField < 0) {
-        *error = QStringLiteral("no TILESRS attribute '%1' in the index").arg(tileSrsItem);
         GDALClose(ds);
-        return std::nullopt;
+        return Error(QStringLiteral("no TILESRS attribute '%1' in the index").arg(tileSrsItem));
     }
     const Rect r = extentInIndexCrs(layer, view);
     OGR_L_SetSpatialFilterRect(layer, r.minx, r.miny, r.maxx, r.maxy);

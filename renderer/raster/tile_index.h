@@ -3,10 +3,10 @@
 // raster tiles of a layer in their TILEITEM attribute (and optionally their
 // CRS in the TILESRS attribute).
 
+#include "core/result.h"
+
 #include <QList>
 #include <QString>
-
-#include <optional>
 
 namespace maptune {
 
@@ -20,8 +20,8 @@ public:
     };
     // Tiles whose footprint intersects the view (the view extent is
     // reprojected to the index CRS when both are known).
-    static std::optional<QList<Tile>> query(const QString& path, const QString& tileItem, const QString& tileSrsItem,
-                                            const MapView& view, QString* error);
+    static Result<QList<Tile>> query(const QString& path, const QString& tileItem, const QString& tileSrsItem,
+                                     const MapView& view);
 };
 
 }  // namespace maptune

@@ -54,20 +54,18 @@ std::optional<Rect> vectorFileExtent(const QString& path)
 constexpr double kPadding = 0.05;     // of the extent on each side
 constexpr int kMaxScanned = 100000;   // features read when the source knows no extent
 
-std::optional<Rect> featureBounds(const MapDef& map, const LayerDef& layer, const EngineContext& context,
-                                  QString* error)
+// Empty when the layer has no features with a geometry.
+Result<std::optional<Rect>> featureBounds(const MapDef& map, const LayerDef& layer, const EngineContext& context)
 {
     auto opened = openFeatureSource(map, layer, context);
-    if (!opened) {
-        if (error) *error = opened.error().message;
-        return std::nullopt;
-    }
+    if (!opened) return opened.error();
     const std::unique_ptr<FeatureSource> source = std::move(opened).value();
     if (auto e = source->extent()) return e;
     FeatureQuery q;
     q.maxFeatures = kMaxScanned;
-    auto cursor = source->query(q, error);
-    if (!cursor) return std::nullopt;
+    auto queried = source->query(q);
+    if (!queried) return queried.error();
+    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
     std::optional<Rect> bounds;
     Feature f;
     while (cursor->next(f)) {
@@ -107,15 +105,16 @@ std::optional<Rect> layerExtent(const MapDef& map, const LayerDef& layer, const 
     return (*source)->extent();
 }
 
-std::optional<Rect> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer, const EngineContext& context,
-                                        QString* error)
+Result<std::optional<Rect>> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer,
+                                                const EngineContext& context)
 {
     std::optional<Rect> extent = layerExtent(map, layer, context);
-    if (!extent && layer.type != LayerType::Raster) extent = featureBounds(map, layer, context, error);
-    if (!extent) {
-        if (error && error->isEmpty()) *error = QStringLiteral("layer '%1' has no known extent").arg(layer.name);
-        return std::nullopt;
+    if (!extent && layer.type != LayerType::Raster) {
+        Result<std::optional<Rect>> bounds = featureBounds(map, layer, context);
+        if (!bounds) return bounds.error();
+        extent = *bounds;
     }
+    if (!extent) return std::optional<Rect>();
     const std::optional<Crs> layerCrs = resolveProjection(map, layer.projection).toOptional();
     const std::optional<Crs> mapCrs = resolveProjection(map, map.projection).toOptional();
     Rect r = *extent;
@@ -128,11 +127,9 @@ std::optional<Rect> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer
     };
     const double padX = pad(r.width(), r.height()), padY = pad(r.height(), r.width());
     r = {r.minx - padX, r.miny - padY, r.maxx + padX, r.maxy + padY};
-    if (!r.isValid()) {
-        if (error) *error = QStringLiteral("layer '%1': the extent cannot be shown in the map's CRS").arg(layer.name);
-        return std::nullopt;
-    }
-    return r;
+    if (!r.isValid())
+        return Error(QStringLiteral("layer '%1': the extent cannot be shown in the map's CRS").arg(layer.name));
+    return std::optional<Rect>(r);
 }
 
 }  // namespace maptune

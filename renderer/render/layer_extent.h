@@ -5,7 +5,11 @@
 // bounds of its features (inline FEATUREs know no extent), reprojected to
 // the map's PROJECTION and padded so that a single point or a line gets
 // some room -- "zoom to layer". Both may open data: not on a UI thread.
+// layerExtentInMapCrs tells an extent that is simply unknown (no EXTENT, no
+// features: an empty optional) from one that could not be found (data that
+// does not open or query, a box that does not reproject: the error).
 
+#include "core/result.h"
 #include "data/engine_context.h"
 #include "mapfile/map_def.h"
 
@@ -14,7 +18,7 @@
 namespace maptune {
 
 std::optional<Rect> layerExtent(const MapDef& map, const LayerDef& layer, const EngineContext& context);
-std::optional<Rect> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer, const EngineContext& context,
-                                        QString* error);
+Result<std::optional<Rect>> layerExtentInMapCrs(const MapDef& map, const LayerDef& layer,
+                                                const EngineContext& context);
 
 }  // namespace maptune

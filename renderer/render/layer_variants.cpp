@@ -14,7 +14,11 @@ std::unique_ptr<LayerVariant> makeVariant(LayerDef def)
     auto v = std::make_unique<LayerVariant>();
     v->def = std::move(def);
     // Compiled against the variant's own LayerDef, which never moves again.
-    v->expressions = LayerExpressions::compile(v->def, &v->error);
+    auto compiled = LayerExpressions::compile(v->def);
+    if (compiled)
+        v->expressions = std::move(compiled).value();
+    else
+        v->error = compiled.message();
     return v;
 }
 

@@ -14,14 +14,11 @@ MapRenderer::MapRenderer(PreparedMapPtr map) : m_map(std::move(map)) {}
 
 MapRenderer::MapRenderer(MapDefPtr map) : m_map(PreparedMap::prepare(std::move(map))) {}
 
-QList<int> MapRenderer::selectLayers(const MapDef& map, const RenderRequest& request, QString* error)
+Result<QList<int>> MapRenderer::selectLayers(const MapDef& map, const RenderRequest& request)
 {
     if (request.layerOrder) {
         for (int i : *request.layerOrder)
-            if (i < 0 || i >= map.layers.size()) {
-                if (error) *error = QStringLiteral("layer index %1 is not in the map").arg(i);
-                return {};
-            }
+            if (i < 0 || i >= map.layers.size()) return Error(QStringLiteral("layer index %1 is not in the map").arg(i));
         return *request.layerOrder;
     }
     QList<int> out;
@@ -30,10 +27,7 @@ QList<int> MapRenderer::selectLayers(const MapDef& map, const RenderRequest& req
         for (const LayerDef& l : map.layers)
             if (l.name.compare(name, Qt::CaseInsensitive) == 0 || l.group.compare(name, Qt::CaseInsensitive) == 0)
                 found = true;
-        if (!found) {
-            if (error) *error = QStringLiteral("no layer or group named '%1' in the map").arg(name);
-            return {};
-        }
+        if (!found) return Error(QStringLiteral("no layer or group named '%1' in the map").arg(name));
     }
     for (int i = 0; i < map.layers.size(); ++i) {
         const LayerDef& l = map.layers[i];
@@ -78,11 +72,12 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     const PreparedMap& prepared = *m_map;
     const MapDef& map = prepared.map();
 
-    QString formatError;
-    auto format = req.format.isEmpty() ? std::optional(defaultImageFormat(map))
-                                       : findImageFormat(map, req.format, &formatError);
+    // An IMAGETYPE that does not resolve draws in the built-in png, as MapServer does.
+    Result<ImageFormat> format = req.format.isEmpty()
+        ? Result<ImageFormat>(defaultImageFormat(map).valueOr(fallbackImageFormat()))
+        : findImageFormat(map, req.format);
     if (!format) {
-        result.error = formatError;
+        result.error = format.message();
         return result;
     }
     const int width = req.width > 0 ? req.width : map.width;
@@ -121,12 +116,12 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     view.defResolution = map.defResolution;
     view.angle = map.angle;
 
-    QString layerError;
-    const QList<int> layers = selectLayers(map, req, &layerError);
-    if (!layerError.isEmpty()) {
-        result.error = layerError;
+    Result<QList<int>> selected = selectLayers(map, req);
+    if (!selected) {
+        result.error = selected.message();
         return result;
     }
+    const QList<int> layers = std::move(selected).value();
 
     if (req.transparent) format = withTransparency(*format, *req.transparent);
     // An RGBA format starts from a transparent canvas even without
@@ -179,11 +174,11 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     result.mimeType = format->mimeType;
     if (req.encode) {
         Stopwatch encodeClock;
-        QString encodeError;
-        result.bytes = encodeImage(canvas, *format, &encodeError);
+        Result<QByteArray> encoded = encodeImage(canvas, *format);
         result.trace.encodeMs = encodeClock.elapsedMs();
+        if (encoded) result.bytes = std::move(encoded).value();
+        else result.error = QStringLiteral("encoding failed: %1").arg(encoded.message());
         result.trace.bytes = result.bytes.size();
-        if (result.bytes.isEmpty()) result.error = QStringLiteral("encoding failed: %1").arg(encodeError);
     }
     result.image = std::move(canvas);
     result.trace.totalMs = total.elapsedMs();

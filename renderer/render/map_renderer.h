@@ -3,6 +3,7 @@
 // through the map's prepared layers. Stateless apart from the shared,
 // immutable PreparedMap: one MapRenderer can serve many threads at once.
 
+#include "core/result.h"
 #include "render/prepared_map.h"
 #include "render/render_request.h"
 
@@ -18,7 +19,7 @@ public:
     RenderResult render(const RenderRequest& request, TraceSink* sink = nullptr) const;
 
     // Indexes of the layers a request draws, in drawing order; error for an unknown name.
-    static QList<int> selectLayers(const MapDef& map, const RenderRequest& request, QString* error);
+    static Result<QList<int>> selectLayers(const MapDef& map, const RenderRequest& request);
 
     const MapDef& map() const { return m_map->map(); }
     const PreparedMapPtr& prepared() const { return m_map; }

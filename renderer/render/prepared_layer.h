@@ -5,6 +5,7 @@
 // Built once per loaded map and immutable afterwards, so any number of
 // threads call it at once; per-request state lives in the arguments.
 
+#include "core/result.h"
 #include "data/feature_source.h"
 #include "geo/crs.h"
 #include "geo/map_view.h"
@@ -64,7 +65,9 @@ public:
     virtual PointQueryResult queryPoint(const PointQuery& query) const = 0;
     // Where the layer's data lies, in the map's CRS, padded a little so that a
     // point or a straight line gets room. May open data: not on a UI thread.
-    virtual std::optional<Rect> extent(QString* error) const = 0;
+    // Empty when the extent is simply unknown (no EXTENT, no features); an
+    // error when the data cannot be read or the extent does not reproject.
+    virtual Result<std::optional<Rect>> extent() const = 0;
 
 private:
     friend class PreparedMap;

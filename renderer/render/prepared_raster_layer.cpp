@@ -39,18 +39,20 @@ PointQueryResult PreparedRasterLayer::queryPoint(const PointQuery& query) const
     point.tolerancePixels = query.tolerancePixels;
     point.expressions = v.expressions;
     const Crs crs = query.crs.isValid() ? query.crs : m_mapCrs.value_or(Crs());
-    if (auto raster = queryRasterLayer(m_map, v.def, crs, point, &result.error)) {
+    if (auto raster = queryRasterLayer(m_map, v.def, crs, point)) {
         result.fields = raster->fields;
         result.features = raster->features;
-    } else if (!result.error.startsWith(QLatin1String("layer '"))) {
-        result.error = QStringLiteral("layer '%1': %2").arg(def().name, result.error);
+    } else {
+        result.error = raster.message();
+        if (!result.error.startsWith(QLatin1String("layer '")))
+            result.error = QStringLiteral("layer '%1': %2").arg(def().name, result.error);
     }
     return result;
 }
 
-std::optional<Rect> PreparedRasterLayer::extent(QString* error) const
+Result<std::optional<Rect>> PreparedRasterLayer::extent() const
 {
-    return layerExtentInMapCrs(m_map, m_variants.at(0).def, m_context, error);
+    return layerExtentInMapCrs(m_map, m_variants.at(0).def, m_context);
 }
 
 QStringList PreparedRasterLayer::filesRead() const

@@ -19,7 +19,7 @@ public:
 
     bool render(const LayerDrawRequest& request) const override;
     PointQueryResult queryPoint(const PointQuery& query) const override;
-    std::optional<Rect> extent(QString* error) const override;
+    Result<std::optional<Rect>> extent() const override;
 
     // LUT files the setups read.
     QStringList filesRead() const;

@@ -89,17 +89,19 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
     q.cancel = query.cancel;
     if (layerCrs && queryCrs && *layerCrs != *queryCrs) {
         q.bbox = projectRect(*queryCrs, *layerCrs, search);
-        toQuery = CoordinateTransform::forThread(*layerCrs, *queryCrs, &result.error);
-        if (!toQuery) {
-            result.error = QStringLiteral("layer '%1': %2").arg(layer.name, result.error);
+        auto made = CoordinateTransform::forThread(*layerCrs, *queryCrs);
+        if (!made) {
+            result.error = QStringLiteral("layer '%1': %2").arg(layer.name, made.message());
             return result;
         }
+        toQuery = std::move(made).value();
     }
-    auto cursor = source->query(q, &result.error);
-    if (!cursor) {
-        result.error = QStringLiteral("layer '%1': %2").arg(layer.name, result.error);
+    auto queried = source->query(q);
+    if (!queried) {
+        result.error = QStringLiteral("layer '%1': %2").arg(layer.name, queried.message());
         return result;
     }
+    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
     result.fields = cursor->fields();
     Feature f;
     while (!query.cancel.isCancelled() && cursor->next(f)) {
@@ -116,9 +118,9 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
     return result;
 }
 
-std::optional<Rect> PreparedVectorLayer::extent(QString* error) const
+Result<std::optional<Rect>> PreparedVectorLayer::extent() const
 {
-    return layerExtentInMapCrs(m_map, m_variants.at(0).def, m_context, error);
+    return layerExtentInMapCrs(m_map, m_variants.at(0).def, m_context);
 }
 
 }  // namespace maptune

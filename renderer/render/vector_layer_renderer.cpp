@@ -276,7 +276,6 @@ VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const EngineContext&
 bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel)
 {
     Stopwatch clock;
-    QString err;
     auto fail = [&](const QString& message) {
         trace.error = message;
         return false;
@@ -299,10 +298,11 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
                             .arg(m_layer.name, m_layer.projection.isAuto() ? QStringLiteral("the data names no CRS")
                                                                            : QStringLiteral("does not resolve")));
         if (*layerCrs != m_view.crs) {
-            toMap = CoordinateTransform::forThread(*layerCrs, m_view.crs, &err);
-            if (!toMap) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
+            auto made = CoordinateTransform::forThread(*layerCrs, m_view.crs);
+            if (!made) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, made.message()));
+            toMap = std::move(made).value();
             auto back = CoordinateTransform::forThread(m_view.crs, *layerCrs);
-            queryBox = back ? back->transformBounds(shown) : Rect{};
+            queryBox = back ? (*back)->transformBounds(shown) : Rect{};
             // A view that wraps (orthographic, polar) can come back inside-out.
             if (!queryBox.isValid() || !std::isfinite(queryBox.width())) queryBox = Rect{};
         }
@@ -315,13 +315,14 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     q.scaleDenom = m_view.scaleDenom;
     q.maxFeatures = m_layer.maxFeatures;
     q.cancel = cancel;
-    std::unique_ptr<FeatureCursor> cursor = source->query(q, &err);
+    auto queried = source->query(q);
     // A failed database call is exactly what the timings must show: keep its trace.
-    if (!cursor) {
+    if (!queried) {
         trace.db = source->takeDbTraces();
-        return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, err));
+        return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, queried.message()));
     }
-    if (!classifier.bind(cursor->fields(), &err)) return fail(err);
+    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
+    if (const Status bound = classifier.bind(cursor->fields()); !bound) return fail(bound.message());
 
     const PixelContext pixels{mapper, toMap.get(), 0.5 * std::max(m_view.width, m_view.height) * 4, m_layer.type};
     const StyleResolver resolver(m_map, m_layer, m_view, cursor->fields());

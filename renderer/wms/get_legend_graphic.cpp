@@ -39,20 +39,21 @@ struct LegendEntry {
 std::optional<QSet<int>> classesInBox(const MapDef& map, const EngineContext& context, const LayerDef& layer,
                                       const Rect& bbox, const Crs& crs)
 {
-    QString error;
     auto opened = openFeatureSource(map, layer, context);
     if (!opened) return std::nullopt;
     const std::unique_ptr<FeatureSource> source = std::move(opened).value();
     FeatureClassifier classifier;
-    if (!classifier.compile(layer, &error)) return std::nullopt;
+    if (!classifier.compile(layer)) return std::nullopt;
     FeatureQuery q;
     q.bbox = bbox;
     std::optional<Crs> layerCrs = resolveProjection(map, layer.projection).toOptional();
     if (!layerCrs) layerCrs = source->nativeCrs();
     if (layerCrs && crs.isValid() && *layerCrs != crs) q.bbox = projectRect(crs, *layerCrs, bbox);
     q.attributes = classifier.attributes();
-    auto cursor = source->query(q, &error);
-    if (!cursor || !classifier.bind(cursor->fields(), &error)) return std::nullopt;
+    auto queried = source->query(q);
+    if (!queried) return std::nullopt;
+    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
+    if (!classifier.bind(cursor->fields())) return std::nullopt;
     QSet<int> hit;
     Feature f;
     while (cursor->next(f)) {
@@ -138,8 +139,7 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
     if (layers.isEmpty())
         return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Invalid layer given in the LAYER parameter."));
 
-    QString error;
-    auto format = findImageFormat(ctx.map, *formatName, &error);
+    Result<ImageFormat> format = findImageFormat(ctx.map, *formatName);
     if (!format)
         return ctx.error(QStringLiteral("InvalidFormat"), where + QStringLiteral("Unsupported output format (%1).").arg(*formatName));
     if (auto t = ctx.request.value(QStringLiteral("TRANSPARENT")))
@@ -191,9 +191,10 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
             return ctx.error({}, where + QStringLiteral("Unable to draw legend for this layer: no class has a NAME."));
         image = legendImage(ctx.map, entries);
     }
+    Result<QByteArray> encoded = encodeImage(image, *format);
+    if (!encoded) return ctx.error({}, where + encoded.message());
     Response r;
-    r.body = encodeImage(image, *format, &error);
-    if (r.body.isEmpty()) return ctx.error({}, where + error);
+    r.body = std::move(encoded).value();
     r.setContentType(format->mimeType.toUtf8());
     return r;
 }

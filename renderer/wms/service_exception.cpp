@@ -62,7 +62,8 @@ Response exceptionImage(const MapDef& map, const WmsError& error, bool blank, Ex
 {
     const int w = size.width > 0 ? size.width : (map.width > 0 ? map.width : 400);
     const int h = size.height > 0 ? size.height : (map.height > 0 ? map.height : 300);
-    const ImageFormat format = defaultImageFormat(map);
+    // As MapServer: an IMAGETYPE that does not resolve draws in the built-in png.
+    const ImageFormat format = defaultImageFormat(map).valueOr(fallbackImageFormat());
     QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
     const Color bg = map.imageColor.isSet() ? map.imageColor : Color::rgb(255, 255, 255);
     image.fill(QColor(bg.r, bg.g, bg.b));
@@ -75,7 +76,9 @@ Response exceptionImage(const MapDef& map, const WmsError& error, bool blank, Ex
         p.drawText(QRect(5, 5, w - 10, h - 10), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, error.message);
     }
     Response r;
-    r.body = encodeImage(image, format);
+    // This already is the error response: should encoding fail (a size JPEG
+    // cannot hold), the body stays empty as it always did.
+    r.body = encodeImage(image, format).valueOr(QByteArray());
     r.setContentType(format.mimeType.toUtf8());
     return r;
 }

@@ -45,8 +45,8 @@ private Q_SLOTS:
         QFETCH(int, points);
         QFETCH(int, parts);
         Geometry g;
-        QString error;
-        QVERIFY2(decodeWkb(reinterpret_cast<const unsigned char*>(wkb.constData()), size_t(wkb.size()), g, &error), qPrintable(error));
+        const Status decoded = decodeWkb(reinterpret_cast<const unsigned char*>(wkb.constData()), size_t(wkb.size()), g);
+        QVERIFY2(decoded, qPrintable(decoded.message()));
         QCOMPARE(int(g.type), type);
         QCOMPARE(g.pointCount(), points);
         QCOMPARE(g.partCount(), parts);
@@ -60,13 +60,13 @@ private Q_SLOTS:
     {
         const QByteArray wkb = hexToBytes("010200000002000000000000000000000000000000");  // claims 2 points, has 1
         Geometry g;
-        QString error;
-        QVERIFY(!decodeWkb(reinterpret_cast<const unsigned char*>(wkb.constData()), size_t(wkb.size()), g, &error));
-        QVERIFY(error.contains("truncated"));
+        const Status decoded = decodeWkb(reinterpret_cast<const unsigned char*>(wkb.constData()), size_t(wkb.size()), g);
+        QVERIFY(!decoded);
+        QVERIFY(decoded.message().contains("truncated"));
         QVERIFY(g.isEmpty());
         // A huge ring count must not allocate or read past the end.
         const QByteArray evil = hexToBytes("0103000000ffffff7f");
-        QVERIFY(!decodeWkb(reinterpret_cast<const unsigned char*>(evil.constData()), size_t(evil.size()), g, &error));
+        QVERIFY(!decodeWkb(reinterpret_cast<const unsigned char*>(evil.constData()), size_t(evil.size()), g));
     }
 
     void multiPolygonFlattensRings()
@@ -119,13 +119,15 @@ private Q_SLOTS:
         b.items = "beta;2";
         layer.features = {a, b};
         layer.processing = {"ITEMS=name,value"};
-        QString error;
-        auto src = InlineFeatureSource::create(layer, &error);
-        QVERIFY2(src, qPrintable(error));
+        auto created = InlineFeatureSource::create(layer);
+        QVERIFY2(created, qPrintable(created.message()));
+        const auto src = std::move(created).value();
         QCOMPARE(src->fields(), QStringList({"name", "value"}));
         FeatureQuery q;
         q.bbox = Rect{0, 0, 10, 10};
-        auto cursor = src->query(q, &error);
+        auto queried = src->query(q);
+        QVERIFY2(queried, qPrintable(queried.message()));
+        const auto cursor = std::move(queried).value();
         Feature f;
         QVERIFY(cursor->next(f));
         QCOMPARE(f.values, QStringList({"alpha", "1"}));
@@ -155,15 +157,16 @@ private Q_SLOTS:
         }
         GDALClose(ds);
 
-        QString error;
-        auto src = OgrFeatureSource::open(dir.filePath("lines.shp"), {}, {}, &error);
-        QVERIFY2(src, qPrintable(error));
+        auto opened = OgrFeatureSource::open(dir.filePath("lines.shp"), {}, {});
+        QVERIFY2(opened, qPrintable(opened.message()));
+        const auto src = std::move(opened).value();
         QCOMPARE(src->fields(), QStringList({"name"}));
         FeatureQuery q;
         q.bbox = Rect{15, -1, 35, 2};
         q.attributes = {"NAME"};  // attribute names are case-insensitive
-        auto cursor = src->query(q, &error);
-        QVERIFY(cursor);
+        auto queried = src->query(q);
+        QVERIFY2(queried, qPrintable(queried.message()));
+        const auto cursor = std::move(queried).value();
         QStringList names;
         Feature f;
         while (cursor->next(f)) {
@@ -173,18 +176,20 @@ private Q_SLOTS:
         QCOMPARE(names, QStringList({"road2", "road3"}));
 
         // NATIVE_FILTER on a field the styles do not ask for still filters.
-        auto filtered = OgrFeatureSource::open(dir.filePath("lines.shp"), {}, "name = 'road7'", &error);
-        QVERIFY2(filtered, qPrintable(error));
+        auto filteredOpened = OgrFeatureSource::open(dir.filePath("lines.shp"), {}, "name = 'road7'");
+        QVERIFY2(filteredOpened, qPrintable(filteredOpened.message()));
+        const auto filtered = std::move(filteredOpened).value();
         FeatureQuery none;
-        auto fc = filtered->query(none, &error);
-        QVERIFY(fc);
+        auto fcQueried = filtered->query(none);
+        QVERIFY2(fcQueried, qPrintable(fcQueried.message()));
+        const auto fc = std::move(fcQueried).value();
         int count = 0;
         while (fc->next(f)) ++count;
         QCOMPARE(count, 1);
 
-        auto missing = OgrFeatureSource::open(dir.filePath("nope.shp"), {}, {}, &error);
+        auto missing = OgrFeatureSource::open(dir.filePath("nope.shp"), {}, {});
         QVERIFY(!missing);
-        QVERIFY(error.contains("nope.shp"));
+        QVERIFY(missing.message().contains("nope.shp"));
     }
 };
 

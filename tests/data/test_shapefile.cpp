@@ -76,8 +76,12 @@ struct Read {
 Read readAll(FeatureSource& src, const FeatureQuery& q)
 {
     Read r;
-    auto cursor = src.query(q, &r.error);
-    if (!cursor) return r;
+    auto queried = src.query(q);
+    if (!queried) {
+        r.error = queried.message();
+        return r;
+    }
+    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
     Feature f;
     while (cursor->next(f)) {
         r.ids << f.id;
@@ -89,8 +93,8 @@ Read readAll(FeatureSource& src, const FeatureQuery& q)
 
 std::unique_ptr<FeatureSource> ownReader(const QString& path, QString* error)
 {
-    auto ogr = OgrFeatureSource::open(path, {}, {}, error);
-    return ogr ? ShapefileFeatureSource::wrap(path, std::move(ogr)) : nullptr;
+    auto ogr = OgrFeatureSource::open(path, {}, {});
+    return ogr.ok(error) ? ShapefileFeatureSource::wrap(path, std::move(ogr).value()) : nullptr;
 }
 
 // Parts as point lists, sorted: OGR may order a multipolygon's rings its own way.
@@ -206,8 +210,9 @@ void TestShapefile::readsLikeOgr()
     auto ours = ownReader(path, &error);
     QVERIFY2(ours, qPrintable(error));
     QVERIFY(dynamic_cast<ShapefileFeatureSource*>(ours.get()));
-    auto ogr = OgrFeatureSource::open(path, {}, {}, &error);
-    QVERIFY2(ogr, qPrintable(error));
+    auto ogrOpened = OgrFeatureSource::open(path, {}, {});
+    QVERIFY2(ogrOpened, qPrintable(ogrOpened.message()));
+    const auto ogr = std::move(ogrOpened).value();
     FeatureQuery q;
     q.attributes = {QStringLiteral("N"), QStringLiteral("name"), QStringLiteral("missing")};
     if (withBbox) q.bbox = Rect{0.5, 0.5, 9.5, 5.5};
@@ -293,8 +298,9 @@ void TestShapefile::deletedRecordsAreSkipped()
     const int headerLength = uchar(header[8]) | uchar(header[9]) << 8;
     const int recordLength = uchar(header[10]) | uchar(header[11]) << 8;
     QVERIFY(damageFile(dbf.fileName(), headerLength + recordLength, "*"));
-    auto ogr = OgrFeatureSource::open(path, {}, {}, nullptr);
-    QVERIFY(ogr);
+    auto ogrOpened = OgrFeatureSource::open(path, {}, {});
+    QVERIFY2(ogrOpened, qPrintable(ogrOpened.message()));
+    const auto ogr = std::move(ogrOpened).value();
     QCOMPARE(readAll(*ogr, FeatureQuery{}).ids, QList<qint64>({0, 2}));  // what OGR does
     QString error;
     auto src = ownReader(path, &error);

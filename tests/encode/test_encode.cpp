@@ -119,6 +119,14 @@ QImage stripes(int colors, int w = 300, int h = 40) {
     return img;
 }
 
+// The encoded bytes for checks that take them as given; a failure prints why
+// and yields no bytes, which those checks then reject.
+QByteArray encoded(const QImage& image, const ImageFormat& format) {
+    Result<QByteArray> r = encodeImage(image, format);
+    if (!r) qWarning("encodeImage failed: %s", qPrintable(r.message()));
+    return std::move(r).valueOr(QByteArray());
+}
+
 }  // namespace
 
 class TestEncode : public QObject {
@@ -213,9 +221,8 @@ void TestEncode::findFormat_data() {
 void TestEncode::findFormat() {
     QFETCH(QStringList, formats);
     QFETCH(QString, query);
-    QString error;
-    const auto f = findImageFormat(mapWith(formats), query, &error);
-    QVERIFY2(f.has_value(), qPrintable(error));
+    const Result<ImageFormat> f = findImageFormat(mapWith(formats), query);
+    QVERIFY2(f, qPrintable(f.message()));
     QTEST(f->name, "name");
     QTEST(int(f->kind), "kind");
     QTEST(f->mimeType, "mime");
@@ -245,9 +252,9 @@ void TestEncode::findFormatErrors() {
     QFETCH(QStringList, formats);
     QFETCH(QString, query);
     QFETCH(QString, messagePart);
-    QString error;
-    QVERIFY(!findImageFormat(mapWith(formats), query, &error).has_value());
-    QVERIFY2(error.contains(messagePart), qPrintable(error));
+    const Result<ImageFormat> f = findImageFormat(mapWith(formats), query);
+    QVERIFY(!f);
+    QVERIFY2(f.message().contains(messagePart), qPrintable(f.message()));
 }
 
 void TestEncode::defaultFormat_data() {
@@ -267,10 +274,10 @@ void TestEncode::defaultFormat_data() {
 void TestEncode::defaultFormat() {
     QFETCH(QStringList, formats);
     QFETCH(QString, imageType);
-    QString error;
-    const ImageFormat f = defaultImageFormat(mapWith(formats, imageType), &error);
+    const Result<ImageFormat> found = defaultImageFormat(mapWith(formats, imageType));
+    const ImageFormat f = found.valueOr(fallbackImageFormat());
     QTEST(f.name, "name");
-    QTEST(!error.isEmpty(), "hasError");
+    QTEST(!found.ok(), "hasError");
 }
 
 void TestEncode::mimeTypes() {
@@ -310,9 +317,10 @@ void TestEncode::pngRoundTrip_data() {
 
 void TestEncode::pngRoundTrip() {
     QFETCH(QImage, image);
-    QString error;
-    const QByteArray png = encodeImage(image, builtIn("png"), &error);
-    QVERIFY2(!png.isEmpty(), qPrintable(error));
+    const Result<QByteArray> result = encodeImage(image, builtIn("png"));
+    QVERIFY2(result, qPrintable(result.message()));
+    const QByteArray png = *result;
+    QVERIFY(!png.isEmpty());
     QCOMPARE(pngColorType(png), 2);  // truecolour RGB
     QCOMPARE(pngBitDepth(png), 8);
     const QImage decoded = decode(png);
@@ -328,7 +336,7 @@ void TestEncode::pngMixedContent() {
     p.drawImage(QPoint(0, 150), samples::photoLike(100, 50, 5));
     p.end();
     for (const char* name : {"png", "png24"}) {
-        const QImage decoded = decode(encodeImage(img, builtIn(name)));
+        const QImage decoded = decode(encoded(img, builtIn(name)));
         QCOMPARE(differingPixels(decoded, img), 0);
     }
 }
@@ -338,8 +346,8 @@ void TestEncode::pngMixedContent() {
 void TestEncode::pngDrawnMapsUnfiltered() {
     const QImage drawn = samples::mapLike(256, 128, true);
     const QImage photo = samples::photoLike(256, 128);
-    const QByteArray drawnPng = encodeImage(drawn, builtIn("png"));
-    const QByteArray photoPng = encodeImage(photo, builtIn("png"));
+    const QByteArray drawnPng = encoded(drawn, builtIn("png"));
+    const QByteArray photoPng = encoded(photo, builtIn("png"));
     const QList<int> drawnFilters = pngRowFilters(drawnPng, 256, 128);
     const QList<int> photoFilters = pngRowFilters(photoPng, 256, 128);
     QCOMPARE(drawnFilters.size(), 128);
@@ -358,7 +366,7 @@ void TestEncode::pngTransparentMapExact() {
     p.drawImage(QPoint(0, 0), samples::mapLike(150, 60, false));
     p.drawImage(QPoint(20, 70), samples::photoLike(100, 40));
     p.end();
-    const QByteArray png = encodeImage(img, withTransparency(builtIn("png"), true));
+    const QByteArray png = encoded(img, withTransparency(builtIn("png"), true));
     QCOMPARE(pngColorType(png), 6);
     const QImage decoded = decode(png);
     QVERIFY(decoded.hasAlphaChannel());
@@ -375,7 +383,7 @@ void TestEncode::pngRgbaUnpremultiplies() {
             row[c] = qRgba(v, a - v, v / 2, a);
         }
     }
-    const QByteArray png = encodeImage(img, withTransparency(builtIn("png"), true));
+    const QByteArray png = encoded(img, withTransparency(builtIn("png"), true));
     QCOMPARE(pngColorType(png), 6);
     const QImage decoded = decode(png).convertToFormat(QImage::Format_ARGB32);
     QCOMPARE(decoded.size(), img.size());
@@ -396,28 +404,28 @@ void TestEncode::pngRgbaUnpremultiplies() {
 void TestEncode::pngRgbDropsAlpha() {
     QImage img(10, 10, QImage::Format_ARGB32_Premultiplied);
     img.fill(qRgba(40, 60, 80, 128));
-    const QImage decoded = decode(encodeImage(img, builtIn("png")));
+    const QImage decoded = decode(encoded(img, builtIn("png")));
     QVERIFY(!decoded.hasAlphaChannel());
     QCOMPARE(decoded.pixel(5, 5), qRgb(40, 60, 80));
 }
 
 void TestEncode::pngOtherInputFormats() {
     const QImage source = samples::mapLike(64, 48, true).convertToFormat(QImage::Format_RGB888);
-    QCOMPARE(differingPixels(decode(encodeImage(source, builtIn("png"))), source), 0);
+    QCOMPARE(differingPixels(decode(encoded(source, builtIn("png"))), source), 0);
     // Straight (non-premultiplied) ARGB32 keeps its colours in RGBA output.
     QImage straight(4, 1, QImage::Format_ARGB32);
     straight.setPixel(0, 0, qRgba(200, 100, 50, 77));
     straight.setPixel(1, 0, qRgba(1, 2, 3, 255));
     straight.setPixel(2, 0, qRgba(255, 255, 255, 1));
     straight.setPixel(3, 0, qRgba(0, 0, 0, 0));
-    const QImage decoded = decode(encodeImage(straight, withTransparency(builtIn("png"), true)));
+    const QImage decoded = decode(encoded(straight, withTransparency(builtIn("png"), true)));
     QCOMPARE(differingPixels(decoded, straight), 0);
 }
 
 void TestEncode::pngCompressionOption() {
     const QImage map = samples::mapLike(200, 200, true);
-    const QByteArray stored = encodeImage(map, withOption(builtIn("png"), "COMPRESSION", "0"));
-    const QByteArray best = encodeImage(map, withOption(builtIn("png"), "COMPRESSION", "9"));
+    const QByteArray stored = encoded(map, withOption(builtIn("png"), "COMPRESSION", "0"));
+    const QByteArray best = encoded(map, withOption(builtIn("png"), "COMPRESSION", "9"));
     QVERIFY(stored.size() > 200 * 200 * 3);  // level 0 stores the rows uncompressed
     QVERIFY(best.size() < stored.size() / 2);  // a map with large flat areas compresses 2:1 at least
     QCOMPARE(differingPixels(decode(stored), map), 0);
@@ -440,9 +448,10 @@ void TestEncode::png8Exact_data() {
 
 void TestEncode::png8Exact() {
     QFETCH(QImage, image);
-    QString error;
-    const QByteArray png = encodeImage(image, builtIn("png8"), &error);
-    QVERIFY2(!png.isEmpty(), qPrintable(error));
+    const Result<QByteArray> result = encodeImage(image, builtIn("png8"));
+    QVERIFY2(result, qPrintable(result.message()));
+    const QByteArray png = *result;
+    QVERIFY(!png.isEmpty());
     QCOMPARE(pngColorType(png), 3);
     QTEST(pngBitDepth(png), "bitDepth");
     QVERIFY(!pngHasChunk(png, "tRNS"));  // opaque: no transparency chunk
@@ -456,7 +465,7 @@ void TestEncode::png8TransparentExact() {
     p.fillRect(QRect(0, 0, 32, 64), QColor(255, 0, 0, 255));
     p.fillRect(QRect(32, 0, 16, 64), QColor(0, 0, 255, 128));
     p.end();
-    const QByteArray png = encodeImage(img, withTransparency(builtIn("png8"), true));
+    const QByteArray png = encoded(img, withTransparency(builtIn("png8"), true));
     QCOMPARE(pngColorType(png), 3);
     QVERIFY(pngHasChunk(png, "tRNS"));
     const QImage decoded = decode(png).convertToFormat(QImage::Format_ARGB32);
@@ -480,7 +489,7 @@ void TestEncode::png8TransparentQuantized() {
     p.setOpacity(1.0);
     p.drawImage(QPoint(64, 64), samples::photoLike(128, 128));
     p.end();
-    const QByteArray png = encodeImage(img, withTransparency(builtIn("png8"), true));
+    const QByteArray png = encoded(img, withTransparency(builtIn("png8"), true));
     QCOMPARE(pngColorType(png), 3);
     QVERIFY(pngHasChunk(png, "tRNS"));
     const QImage decoded = decode(png).convertToFormat(QImage::Format_ARGB32_Premultiplied);
@@ -521,7 +530,7 @@ void TestEncode::png8Quantized() {
     QFETCH(QImage, image);
     QFETCH(int, colors);
     QFETCH(double, minPsnr);
-    const QByteArray png = encodeImage(image, withOption(builtIn("png8"), "QUANTIZE_COLORS", QString::number(colors)));
+    const QByteArray png = encoded(image, withOption(builtIn("png8"), "QUANTIZE_COLORS", QString::number(colors)));
     QCOMPARE(pngColorType(png), 3);
     const QImage decoded = decode(png);
     QCOMPARE(decoded.size(), image.size());
@@ -545,9 +554,10 @@ void TestEncode::jpegRoundTrip_data() {
 void TestEncode::jpegRoundTrip() {
     QFETCH(QImage, image);
     QFETCH(double, minPsnr);
-    QString error;
-    const QByteArray jpg = encodeImage(image, builtIn("jpeg"), &error);
-    QVERIFY2(!jpg.isEmpty(), qPrintable(error));
+    const Result<QByteArray> result = encodeImage(image, builtIn("jpeg"));
+    QVERIFY2(result, qPrintable(result.message()));
+    const QByteArray jpg = *result;
+    QVERIFY(!jpg.isEmpty());
     QVERIFY(jpg.startsWith("\xFF\xD8"));
     QVERIFY(jpg.endsWith("\xFF\xD9"));
     const QImage decoded = decode(jpg);
@@ -558,24 +568,24 @@ void TestEncode::jpegRoundTrip() {
 
 void TestEncode::jpegQualityAndOptimization() {
     const QImage photo = samples::photoLike(256, 256);
-    const QByteArray q30 = encodeImage(photo, withOption(builtIn("jpeg"), "QUALITY", "30"));
-    const QByteArray q95 = encodeImage(photo, withOption(builtIn("jpeg"), "QUALITY", "95"));
+    const QByteArray q30 = encoded(photo, withOption(builtIn("jpeg"), "QUALITY", "30"));
+    const QByteArray q95 = encoded(photo, withOption(builtIn("jpeg"), "QUALITY", "95"));
     QVERIFY(q95.size() > q30.size());
     QVERIFY(psnr(decode(q95), photo) > psnr(decode(q30), photo));
     // Optimized Huffman tables change only the entropy coding: same pixels, fewer bytes.
-    const QByteArray optimized = encodeImage(photo, builtIn("jpeg"));
-    const QByteArray plain = encodeImage(photo, withOption(builtIn("jpeg"), "OPTIMIZED", "NO"));
+    const QByteArray optimized = encoded(photo, builtIn("jpeg"));
+    const QByteArray plain = encoded(photo, withOption(builtIn("jpeg"), "OPTIMIZED", "NO"));
     QVERIFY(optimized.size() < plain.size());
     QCOMPARE(differingPixels(decode(optimized), decode(plain)), 0);
 }
 
 void TestEncode::errors() {
-    QString error;
-    QVERIFY(encodeImage(QImage(), builtIn("png"), &error).isEmpty());
-    QVERIFY(error.contains("empty"));
-    error.clear();
-    QVERIFY(encodeImage(QImage(), builtIn("jpeg"), &error).isEmpty());
-    QVERIFY(!error.isEmpty());
+    const Result<QByteArray> png = encodeImage(QImage(), builtIn("png"));
+    QVERIFY(!png);
+    QVERIFY(png.message().contains("empty"));
+    const Result<QByteArray> jpeg = encodeImage(QImage(), builtIn("jpeg"));
+    QVERIFY(!jpeg);
+    QVERIFY(!jpeg.message().isEmpty());
 }
 
 QTEST_MAIN(TestEncode)

@@ -25,11 +25,10 @@ const AttributeValues kValues = {"Itasca", "ITAS", "45058", "7.5", "2011-03-04 1
 
 BoundExpression bindOrFail(const ExpressionDef& def, const QStringList& fields = kFields, const QString& item = {})
 {
-    QString error;
-    const auto expr = Expression::compile(def, &error);
-    if (!expr) qFatal("compile failed for '%s': %s", qPrintable(def.text), qPrintable(error));
-    const auto bound = expr->bind(fields, item, &error);
-    if (!bound) qFatal("bind failed for '%s': %s", qPrintable(def.text), qPrintable(error));
+    const auto expr = Expression::compile(def);
+    if (!expr) qFatal("compile failed for '%s': %s", qPrintable(def.text), qPrintable(expr.message()));
+    const auto bound = expr->bind(fields, item);
+    if (!bound) qFatal("bind failed for '%s': %s", qPrintable(def.text), qPrintable(bound.message()));
     return *bound;
 }
 
@@ -418,9 +417,9 @@ void TestExpr::compileErrors()
 {
     QFETCH(QString, expression);
     QFETCH(QString, error);
-    QString message;
-    const auto expr = Expression::compile(logical(expression), &message);
-    QVERIFY(!expr.has_value());
+    const auto expr = Expression::compile(logical(expression));
+    QVERIFY(!expr.ok());
+    const QString message = expr.message();
     QVERIFY2(message.endsWith(error), qPrintable(QStringLiteral("got: ") + message));
 }
 
@@ -443,13 +442,12 @@ void TestExpr::typeErrorsNeverMatch_data()
 void TestExpr::typeErrorsNeverMatch()
 {
     QFETCH(QString, expression);
-    QString error;
-    const auto expr = Expression::compile(logical(expression), &error);
-    QVERIFY2(expr.has_value(), qPrintable(error));
+    const auto expr = Expression::compile(logical(expression));
+    QVERIFY2(expr.ok(), qPrintable(expr.message()));
     QVERIFY(!expr->warning().isEmpty());
     QVERIFY(expr->warning().contains(QStringLiteral("at column")));
     const auto bound = expr->bind(kFields);
-    QVERIFY(bound.has_value());
+    QVERIFY(bound.ok());
     QVERIFY(!bound->matches(kValues));
     QCOMPARE(bound->text(kValues), QString());
 }
@@ -508,10 +506,10 @@ void TestExpr::bindErrors()
     QFETCH(QString, item);
     QFETCH(QString, mention);
     const auto expr = Expression::compile({type, text});
-    QVERIFY(expr.has_value());
-    QString error;
-    QVERIFY(!expr->bind(kFields, item, &error).has_value());
-    QVERIFY2(error.contains(mention), qPrintable(error));
+    QVERIFY(expr.ok());
+    const auto bound = expr->bind(kFields, item);
+    QVERIFY(!bound.ok());
+    QVERIFY2(bound.message().contains(mention), qPrintable(bound.message()));
 }
 
 void TestExpr::attributes_data()
@@ -534,7 +532,7 @@ void TestExpr::attributes()
     QFETCH(QString, text);
     QFETCH(QStringList, expected);
     const auto expr = Expression::compile({type, text});
-    QVERIFY(expr.has_value());
+    QVERIFY(expr.ok());
     QCOMPARE(expr->attributes(), expected);
 }
 
@@ -594,7 +592,7 @@ void TestExpr::filtersMap()
 void TestExpr::unsetExpressionMatches()
 {
     const auto expr = Expression::compile({});
-    QVERIFY(expr.has_value());
+    QVERIFY(expr.ok());
     QVERIFY(!expr->isSet());
     QVERIFY(expr->bind({})->matches({}));
     QVERIFY(BoundExpression().matches(kValues));

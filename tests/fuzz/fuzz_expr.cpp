@@ -22,10 +22,9 @@ int expr(const uint8_t* data, size_t size)
     def.type = forms[data[0] % (sizeof forms / sizeof forms[0])];
     def.text = QString::fromUtf8(reinterpret_cast<const char*>(data + 1), qsizetype(size - 1));
 
-    QString error;
-    const auto compiled = Expression::compile(def, &error);
+    const auto compiled = Expression::compile(def);
     if (!compiled) {
-        check(!error.isEmpty(), "a failed compile says why");
+        check(!compiled.message().isEmpty(), "a failed compile says why");
         return 0;
     }
     compiled->attributes();
@@ -38,7 +37,7 @@ int expr(const uint8_t* data, size_t size)
          "0", "  12abc"},
         {"\u00e9t\u00e9 [x]", "", "-0", "1e308", "9999-99-99", "%s%n", " ", "nan", "-20101201", "", "inf", "0x1F"},
     };
-    const auto bound = compiled->bind(fields, QStringLiteral("CTY_NAME"), &error);
+    const auto bound = compiled->bind(fields, QStringLiteral("CTY_NAME"));
     if (!bound) return 0;
     for (const AttributeValues& values : features) {
         bound->matches(values);

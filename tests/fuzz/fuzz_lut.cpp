@@ -24,10 +24,9 @@ int lut(const uint8_t* data, size_t size)
     for (int i = 0; i < 256; ++i) bytes[size_t(i)] = uint8_t(i);
     // Only GIMP curves depend on the colour index (0 and 5 are out of range).
     for (int colorIndex = gimp ? 0 : 1; colorIndex <= (gimp ? 5 : 1); ++colorIndex) {
-        QString error;
-        const auto lut = Lut::fromDefinition(text, colorIndex, wide ? 65535 : 255, &error);
+        const Result<Lut> lut = Lut::fromDefinition(text, colorIndex, wide ? 65535 : 255);
         if (!lut) {
-            check(!error.isEmpty(), "a refused LUT says why");
+            check(!lut.message().isEmpty(), "a refused LUT says why");
             continue;
         }
         if (lut->size() == 256) {

@@ -38,17 +38,17 @@ int shp(const uint8_t* data, size_t size)
     const size_t shxSize = std::min<size_t>(size - 4, data[0] | data[1] << 8 | data[2] << 16 | size_t(data[3]) << 24);
     const MemoryFile shx(data + 4, shxSize), shpFile(data + 4 + shxSize, size - 4 - shxSize);
     if (shx.fd < 0 || shpFile.fd < 0) return 0;
-    QString error;
-    auto file = ShpFile::open(shpFile.path(), shx.path(), &error);
-    if (!file) {
-        check(!error.isEmpty(), "a refused file says why");
+    auto opened = ShpFile::open(shpFile.path(), shx.path());
+    if (!opened) {
+        check(!opened.message().isEmpty(), "a refused file says why");
         return 0;
     }
+    const std::unique_ptr<ShpFile> file = std::move(opened).value();
     Geometry g;
     for (const Rect& box : {Rect{}, Rect{0, 0, 10, 10}}) {
         for (int i = 0; i < std::min(file->recordCount(), 5000); ++i) {
-            const ShpFile::Read r = file->read(i, box, g, &error);
-            if (r != ShpFile::Read::Feature) continue;
+            const Result<ShpFile::Read> r = file->read(i, box, g);
+            if (!r || *r != ShpFile::Read::Feature) continue;
             check(!g.partStart.empty() && g.partStart[0] == 0, "the first part starts at 0");
             for (int p = 0; p < g.partCount(); ++p)
                 check(g.partStart[size_t(p)] <= g.partEnd(p) && g.partEnd(p) <= g.pointCount(), "parts fit the points");

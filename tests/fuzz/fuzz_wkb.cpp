@@ -10,9 +10,8 @@ namespace maptune::fuzz {
 int wkb(const uint8_t* data, size_t size)
 {
     Geometry g;
-    QString error;
-    if (!decodeWkb(data, size, g, &error)) {
-        check(!error.isEmpty(), "a refused WKB says why");
+    if (const Status decoded = decodeWkb(data, size, g); !decoded) {
+        check(!decoded.message().isEmpty(), "a refused WKB says why");
         return 0;
     }
     check(g.xy.size() % 2 == 0, "coordinates come in x,y pairs");

@@ -60,8 +60,10 @@ private Q_SLOTS:
         auto wgs84 = Crs::fromUserInput("EPSG:4326");
         auto merc = Crs::fromUserInput("EPSG:3857");
         QVERIFY(wgs84 && merc);
-        auto t = CoordinateTransform::forThread(*wgs84, *merc);
-        QVERIFY(t && !t->isIdentity());
+        const auto made = CoordinateTransform::forThread(*wgs84, *merc);
+        QVERIFY2(made, qPrintable(made.message()));
+        const std::shared_ptr<CoordinateTransform>& t = *made;
+        QVERIFY(!t->isIdentity());
         double x = 139.7528, y = 35.6852;
         QCOMPARE(t->transform(&x, &y, 1), 0);
         // R*lon and R*ln(tan(pi/4+lat/2)) with R = 6378137 (spherical Web Mercator).
@@ -74,8 +76,9 @@ private Q_SLOTS:
         auto crs84 = Crs::fromUserInput("CRS:84");
         auto wgs84 = Crs::fromUserInput("EPSG:4326");
         QVERIFY(crs84 && wgs84);
-        auto t = CoordinateTransform::forThread(*crs84, *wgs84);
-        QVERIFY(t);
+        const auto made = CoordinateTransform::forThread(*crs84, *wgs84);
+        QVERIFY2(made, qPrintable(made.message()));
+        const std::shared_ptr<CoordinateTransform>& t = *made;
         double x = 10, y = 50;
         t->transform(&x, &y, 1);
         QVERIFY(qAbs(x - 10) < 1e-9 && qAbs(y - 50) < 1e-9);

@@ -99,11 +99,10 @@ private Q_SLOTS:
     {
         QFETCH(QString, text);
         QFETCH(bool, ok);
-        QString error;
-        const auto spec = PresetSpec::parse(text, &error);
-        QCOMPARE(spec.has_value(), ok);
+        const auto spec = PresetSpec::parse(text);
+        QCOMPARE(spec.ok(), ok);
         if (!ok) {
-            QVERIFY(!error.isEmpty());
+            QVERIFY(!spec.message().isEmpty());
             return;
         }
         QTEST(int(spec->kind), "kind");

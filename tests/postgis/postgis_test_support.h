@@ -70,8 +70,11 @@ inline QueryResult runQuery(const LayerDef& layer, const Rect& bbox, const QStri
     FeatureQuery q;
     q.bbox = bbox;
     q.attributes = attributes;
-    auto cursor = src->query(q, &out.error);
-    if (cursor) {
+    auto queried = src->query(q);
+    if (!queried) {
+        out.error = queried.message();
+    } else {
+        const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
         out.fields = cursor->fields();
         Feature f;
         while (cursor->next(f)) out.features << f;

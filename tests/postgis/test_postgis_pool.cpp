@@ -90,15 +90,15 @@ void TestPostgisPool::poolBoundTimesOut()
     pool.setMaxPerKey(2);
     pool.setAcquireTimeoutMs(300);
     const QString info = conninfo(QStringLiteral("bound"));
-    QString err;
-    PgLease a = pool.acquire(info, &err);
-    PgLease b = pool.acquire(info, &err);
-    QVERIFY2(a && b, qPrintable(err));
+    Result<PgLease> a = pool.acquire(info);
+    Result<PgLease> b = pool.acquire(info);
+    QVERIFY2(a && b, qPrintable(a.message() + b.message()));
     QElapsedTimer timer;
     timer.start();
-    PgLease c = pool.acquire(info, &err);
+    const Result<PgLease> c = pool.acquire(info);
     const qint64 waited = timer.elapsed();
     QVERIFY(!c);
+    const QString err = c.message();
     QVERIFY2(err.contains("no free PostgreSQL connection") && err.contains("--pg-pool-size"), qPrintable(err));
     QVERIFY(!err.contains(kPassword));
     QVERIFY(waited >= 290 && waited < 3000);
@@ -109,12 +109,13 @@ void TestPostgisPool::poolBoundTimesOut()
     std::atomic_bool reused = false;
     QString waiterError;
     std::unique_ptr<QThread> waiter(QThread::create([&] {
-        PgLease d = pool.acquire(info, &waiterError);
-        reused = bool(d) && !d.isNew();
+        const Result<PgLease> d = pool.acquire(info);
+        waiterError = d.message();
+        reused = d && !d->isNew();
     }));
     waiter->start();
     QThread::msleep(100);
-    b.release();
+    b->release();
     QVERIFY(waiter->wait(6000));
     QVERIFY2(reused, qPrintable(waiterError));
     QVERIFY(pool.stats(info).waits >= 2);

@@ -64,8 +64,8 @@ void TestPostgisStatement::parseData()
 {
     QFETCH(QString, data);
     QFETCH(QString, error);
-    QString err;
-    const auto d = PostgisDataDef::parse(data, &err);
+    const auto d = PostgisDataDef::parse(data);
+    const QString err = d.message();
     if (!error.isEmpty()) {
         QVERIFY(!d);
         QVERIFY2(err.contains(error), qPrintable(err));
@@ -133,11 +133,10 @@ void TestPostgisStatement::buildStatement()
     QFETCH(QString, filter);
     QFETCH(int, limit);
     QFETCH(QList<double>, params);
-    QString err;
-    const auto d = PostgisDataDef::parse(data, &err);
-    QVERIFY2(d, qPrintable(err));
-    const auto st = PostgisStatement::select({*d, columns, bbox, srid, filter, limit}, &err);
-    QVERIFY2(st, qPrintable(err));
+    const auto d = PostgisDataDef::parse(data);
+    QVERIFY2(d, qPrintable(d.message()));
+    const auto st = PostgisStatement::select({*d, columns, bbox, srid, filter, limit});
+    QVERIFY2(st, qPrintable(st.message()));
     QTEST(st->sql, "sql");
     QCOMPARE(st->params.size(), params.size());
     for (int i = 0; i < params.size(); ++i) {

@@ -148,9 +148,9 @@ void TestRasterLut::gimpCurves()
     const QByteArray munich = gimpLine({{0, 0}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {30, -1}});
     Q_UNUSED(munich);
     // A 16-bit request with a GIMP file is an error.
-    QString error;
-    QVERIFY(!Lut::fromDefinition(file, 1, 65535, &error));
-    QVERIFY(error.contains(QLatin1String("16-bit")));
+    const Result<Lut> wide = Lut::fromDefinition(file, 1, 65535);
+    QVERIFY(!wide);
+    QVERIFY(wide.message().contains(QLatin1String("16-bit")));
 }
 
 void TestRasterLut::gimpCurvesErrors_data()
@@ -165,9 +165,9 @@ void TestRasterLut::gimpCurvesErrors_data()
 void TestRasterLut::gimpCurvesErrors()
 {
     QFETCH(QByteArray, text);
-    QString error;
-    QVERIFY(!Lut::fromGimpCurves(text, 1, &error));
-    QVERIFY(error.contains(QLatin1String("corrupt")));
+    const Result<Lut> lut = Lut::fromGimpCurves(text, 1);
+    QVERIFY(!lut);
+    QVERIFY(lut.message().contains(QLatin1String("corrupt")));
 }
 
 void TestRasterLut::lutDefinitionFromFile()
@@ -177,22 +177,28 @@ void TestRasterLut::lutDefinitionFromFile()
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("0:0\n128:255\n");
     f.close();
-    QString error;
     const ProcessingOptions opts({QStringLiteral("LUT=curve.txt"), QStringLiteral("LUT_2=10:20")});
-    const auto def1 = Lut::definitionFor(opts, 1, dir.path(), &error);
-    QVERIFY(def1);
-    QCOMPARE(*def1, QByteArray("0:0\n128:255\n"));
-    QCOMPARE(*Lut::definitionFor(opts, 2, dir.path(), &error), QByteArray("10:20"));
-    QVERIFY(!Lut::definitionFor(ProcessingOptions({}), 1, dir.path(), &error));
-    QVERIFY(error.isEmpty());
+    const Result<std::optional<QByteArray>> def1 = Lut::definitionFor(opts, 1, dir.path());
+    QVERIFY2(def1, qPrintable(def1.message()));
+    QVERIFY(def1->has_value());
+    QCOMPARE(**def1, QByteArray("0:0\n128:255\n"));
+    const Result<std::optional<QByteArray>> def2 = Lut::definitionFor(opts, 2, dir.path());
+    QVERIFY(def2 && def2->has_value());
+    QCOMPARE(**def2, QByteArray("10:20"));
+    // No LUT directive: no definition, and no error either.
+    const Result<std::optional<QByteArray>> none = Lut::definitionFor(ProcessingOptions({}), 1, dir.path());
+    QVERIFY2(none, qPrintable(none.message()));
+    QVERIFY(!none->has_value());
     // 2500 bytes is one too many for MapServer's buffer.
     QFile big(dir.filePath(QStringLiteral("big.txt")));
     QVERIFY(big.open(QIODevice::WriteOnly));
     big.write(QByteArray(2500, ' '));
     big.close();
-    QVERIFY(!Lut::definitionFor(ProcessingOptions({QStringLiteral("LUT=big.txt")}), 1, dir.path(), &error));
-    QVERIFY(error.contains(QLatin1String("2499")));
-    QVERIFY(!Lut::definitionFor(ProcessingOptions({QStringLiteral("LUT=missing.txt")}), 1, dir.path(), &error));
+    const Result<std::optional<QByteArray>> big2500 =
+        Lut::definitionFor(ProcessingOptions({QStringLiteral("LUT=big.txt")}), 1, dir.path());
+    QVERIFY(!big2500);
+    QVERIFY(big2500.message().contains(QLatin1String("2499")));
+    QVERIFY(!Lut::definitionFor(ProcessingOptions({QStringLiteral("LUT=missing.txt")}), 1, dir.path()));
 }
 
 void TestRasterLut::processingWarnings()

@@ -118,10 +118,11 @@ private Q_SLOTS:
         RenderRequest req;
         req.layers = layers;
         req.layersGiven = given;
-        QString err;
+        const Result<QList<int>> selected = MapRenderer::selectLayers(m, req);
         QStringList names;
-        for (int i : MapRenderer::selectLayers(m, req, &err)) names << m.layers[i].name;
-        QCOMPARE(!err.isEmpty(), error);
+        if (selected)
+            for (int i : *selected) names << m.layers[i].name;
+        QCOMPARE(!selected.ok(), error);
         QCOMPARE(names, drawn);
     }
 

@@ -139,8 +139,7 @@ struct Bench {
     bool open(const QByteArray& mapText = kSquares)
     {
         const QString path = writeFile(dir.filePath("squares.map"), mapText);
-        QString error;
-        if (!document.open(path, &error)) return false;
+        if (!document.open(path)) return false;
         server.setPort(0);
         server.setMapPath(path);
         QObject::connect(&server, &ServerPanel::requestServed, &timings, &TimingsPanel::addServedRequest);
@@ -165,9 +164,8 @@ struct Bench {
     std::optional<ExperimentResult> runToEnd(int timeoutMs = 60000)
     {
         QSignalSpy done(panel.get(), &BenchmarkPanel::finished);
-        QString error;
-        if (!panel->run(&error)) {
-            qWarning("run: %s", qPrintable(error));
+        if (const Status started = panel->run(); !started) {
+            qWarning("run: %s", qPrintable(started.message()));
             return std::nullopt;
         }
         if (!done.wait(timeoutMs)) return std::nullopt;
@@ -203,8 +201,8 @@ void TestBenchmarkPanel::runFillsTableAndCharts()
 {
     Bench b;
     QVERIFY(b.open());
-    QString error;
-    QVERIFY2(b.server.start(&error), qPrintable(error));
+    const Status started = b.server.start();
+    QVERIFY2(started, qPrintable(started.message()));
     b.panel->targets()->addUrl(QStringLiteral("red only"), b.redOnlyTemplate());
     const auto result = b.runToEnd();
     QVERIFY(result);
@@ -259,8 +257,8 @@ void TestBenchmarkPanel::cancelStopsALongRunQuickly()
     b.panel->settings()->setDurationS(60);
     b.panel->settings()->setRounds(3);
     QSignalSpy done(b.panel.get(), &BenchmarkPanel::finished);
-    QString error;
-    QVERIFY2(b.panel->run(&error), qPrintable(error));
+    const Status started = b.panel->run();
+    QVERIFY2(started, qPrintable(started.message()));
     QVERIFY(b.panel->isRunning());
     // Let it measure for a moment: the GUI thread stays free (this loop runs) and requests are served.
     QTRY_VERIFY_WITH_TIMEOUT(b.server.servedCount() > 10, 20000);
@@ -293,11 +291,11 @@ void TestBenchmarkPanel::saveResults()
     QVERIFY(b.open());
     b.panel->settings()->setRounds(1);
     const QString path = b.dir.filePath(file);
-    QString error;
-    QVERIFY(!b.panel->saveResults(path, &error));  // nothing run yet
+    QVERIFY(!b.panel->saveResults(path));  // nothing run yet
     QVERIFY(!QFile::exists(path));
     QVERIFY(b.runToEnd());
-    QVERIFY2(b.panel->saveResults(path, &error), qPrintable(error));
+    const Status written = b.panel->saveResults(path);
+    QVERIFY2(written, qPrintable(written.message()));
     const QByteArray saved = readFile(path);
     QVERIFY2(saved.contains(expected), saved.left(200).constData());
     QVERIFY(saved.contains("this map"));
@@ -318,9 +316,9 @@ void TestBenchmarkPanel::refusesWithoutTargets()
     Bench b;
     QVERIFY(b.open());
     b.panel->targets()->setEmbeddedChecked(false);
-    QString error;
-    QVERIFY(!b.panel->run(&error));
-    QVERIFY2(error.contains(QStringLiteral("target")), qPrintable(error));
+    const Status refused = b.panel->run();
+    QVERIFY(!refused);
+    QVERIFY2(refused.message().contains(QStringLiteral("target")), qPrintable(refused.message()));
     QVERIFY(!b.panel->isRunning());
     QVERIFY(!b.server.isRunning());
 }
@@ -459,8 +457,8 @@ void TestBenchmarkPanel::advisorBuildsOverviews()
 
     // The offer: the benchmark again, compared with the run before.
     QSignalSpy done(a.bench.panel.get(), &BenchmarkPanel::finished);
-    QString error;
-    QVERIFY2(a.advisor->rerunBenchmark(&error), qPrintable(error));
+    const Status rerun = a.advisor->rerunBenchmark();
+    QVERIFY2(rerun, qPrintable(rerun.message()));
     QVERIFY(done.wait(60000));
     QCOMPARE(done.first().at(0).value<ExperimentResult>().runs.first().ok, qint64(10));
 }
@@ -478,8 +476,8 @@ void TestBenchmarkPanel::advisorConversionOffersComparison()
 
     // Re-run: the map as it is against a copy that reads the tiled file, interleaved.
     QSignalSpy done(a.bench.panel.get(), &BenchmarkPanel::finished);
-    QString error;
-    QVERIFY2(a.advisor->rerunBenchmark(&error), qPrintable(error));
+    const Status rerun = a.advisor->rerunBenchmark();
+    QVERIFY2(rerun, qPrintable(rerun.message()));
     QVERIFY(done.wait(60000));
     const auto experiment = done.first().at(0).value<ExperimentResult>();
     QVERIFY2(experiment.error.isEmpty(), qPrintable(experiment.error));
@@ -527,8 +525,8 @@ void TestBenchmarkPanel::mainWindowDocks()
     }
     window.serverPanel()->setPort(0);
     QSignalSpy done(panel, &BenchmarkPanel::finished);
-    QString error;
-    QVERIFY2(panel->run(&error), qPrintable(error));
+    const Status started = panel->run();
+    QVERIFY2(started, qPrintable(started.message()));
     if (shots) {
         QTest::qWait(8000);  // mid-run: live charts, progress, Timings under load
         window.grab().save(screenshotDir() + "/benchmark-running.png");

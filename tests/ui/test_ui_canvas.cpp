@@ -330,9 +330,10 @@ void TestUiCanvas::layerExtentForZoom()
     QFETCH(Rect, expected);
     LoadResult loaded = parseMapText(kParcels, QString());
     QVERIFY(loaded.ok());
-    QString error;
-    const std::optional<Rect> extent = layerExtentInMapCrs(*loaded.map, *loaded.map->layer(layer), EngineContext(), &error);
-    QVERIFY2(extent, qPrintable(error));
+    const Result<std::optional<Rect>> found = layerExtentInMapCrs(*loaded.map, *loaded.map->layer(layer), EngineContext());
+    QVERIFY2(found, qPrintable(found.message()));
+    const std::optional<Rect> extent = *found;
+    QVERIFY(extent);
     QCOMPARE(extent->minx, expected.minx);
     QCOMPARE(extent->miny, expected.miny);
     QCOMPARE(extent->maxx, expected.maxx);

@@ -154,21 +154,23 @@ void TestUiDocument::saveIsAtomicRoundTrip()
     QTemporaryDir dir;
     const QString path = writeFile(dir.filePath("squares.map"), kSquares);
     MapDocument doc;
-    QString error;
-    QVERIFY2(doc.open(path, &error), qPrintable(error));
+    const Status opened = doc.open(path);
+    QVERIFY2(opened, qPrintable(opened.message()));
     QVERIFY(!doc.isModified());
     QTextCursor c(doc.textDocument());
     c.insertText(QStringLiteral("# edited\n"));
     QVERIFY(doc.isModified());
-    QVERIFY2(doc.save(&error), qPrintable(error));
+    const Status saved = doc.save();
+    QVERIFY2(saved, qPrintable(saved.message()));
     QVERIFY(!doc.isModified());
     QCOMPARE(readFile(path), QByteArray("# edited\n") + kSquares);
     // QSaveFile leaves no temporary files behind.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"squares.map"}));
     // A save into a folder that does not exist fails with a message and keeps the edits.
     c.insertText(QStringLiteral("# more\n"));
-    QVERIFY(!doc.saveAs(dir.filePath("missing/x.map"), &error));
-    QVERIFY(error.contains("missing"));
+    const Status refused = doc.saveAs(dir.filePath("missing/x.map"));
+    QVERIFY(!refused);
+    QVERIFY(refused.message().contains("missing"));
     QVERIFY(doc.isModified());
     QCOMPARE(doc.path(), path);
 }
@@ -179,22 +181,22 @@ void TestUiDocument::autosaveRecovery()
     const QString path = writeFile(dir.filePath("squares.map"), kSquares);
     {
         MapDocument crashed;
-        QVERIFY(crashed.open(path, nullptr));
+        QVERIFY(crashed.open(path));
         QTextCursor c(crashed.textDocument());
         c.insertText(QStringLiteral("# unsaved\n"));
-        QVERIFY(crashed.writeAutosave(nullptr));
+        QVERIFY(crashed.writeAutosave());
         // No clean shutdown: the autosave stays.
     }
     QCOMPARE(MapDocument::autosavePath(path), path + ".autosave");
     QVERIFY(MapDocument::hasRecovery(path));
     MapDocument doc;
-    QVERIFY(doc.open(path, nullptr));
-    QVERIFY(doc.recover(nullptr));
+    QVERIFY(doc.open(path));
+    QVERIFY(doc.recover());
     QVERIFY(doc.isModified());
     QVERIFY(doc.text().startsWith("# unsaved\n"));
     QVERIFY(doc.lastGoodMap());
     // Saving makes the autosave obsolete.
-    QVERIFY(doc.save(nullptr));
+    QVERIFY(doc.save());
     QVERIFY(!QFile::exists(path + ".autosave"));
     QVERIFY(!MapDocument::hasRecovery(path));
     // An autosave identical to the file is nothing to recover.
@@ -212,8 +214,8 @@ void TestUiDocument::includeFilesOpenInTabs()
                                    "MAP\n  NAME \"main\"\n  SIZE 10 10\n  EXTENT 0 0 10 10\n  INCLUDE \"layer.inc\"\nEND\n");
     MapDocument doc;
     EditorPanel panel(&doc);
-    QString error;
-    QVERIFY2(doc.open(path, &error), qPrintable(error));
+    const Status opened = doc.open(path);
+    QVERIFY2(opened, qPrintable(opened.message()));
     QVERIFY(doc.lastGoodMap());
     QCOMPARE(panel.tabs()->count(), 2);
     QCOMPARE(panel.tabs()->tabText(0), QStringLiteral("main.map"));
@@ -250,8 +252,8 @@ void TestUiDocument::formatKeepsCommentsAndValues()
     const QString path = writeFile(dir.filePath("m.map"), original);
     MapDocument doc;
     EditorPanel panel(&doc);
-    QString error;
-    QVERIFY2(doc.open(path, &error), qPrintable(error));
+    const Status opened = doc.open(path);
+    QVERIFY2(opened, qPrintable(opened.message()));
     QToolButton* format = nullptr;
     for (auto* b : panel.findChildren<QToolButton*>())
         if (b->text() == QLatin1String("Format")) format = b;
@@ -272,7 +274,8 @@ void TestUiDocument::formatKeepsCommentsAndValues()
     doc.textDocument()->undo();
     QCOMPARE(doc.text(), QString::fromUtf8(original));
     doc.textDocument()->redo();
-    QVERIFY2(doc.save(&error), qPrintable(error));
+    const Status saved = doc.save();
+    QVERIFY2(saved, qPrintable(saved.message()));
     QCOMPARE(readFile(path), expected.toUtf8());
 }
 
@@ -358,15 +361,14 @@ void TestUiDocument::failedSaveKeepsFileAndEdits()
     const QString path = writeFile(dir.filePath("squares.map"), kSquares);
     MapDocument doc;
     EditorPanel panel(&doc);
-    QVERIFY(doc.open(path, nullptr));
+    QVERIFY(doc.open(path));
     QTextCursor(doc.textDocument()).insertText(QStringLiteral("# kept in the editor\n"));
     const QString edited = panel.editor()->toPlainText();
     QVERIFY(edited.startsWith("# kept in the editor\n"));
 
-    QString error;
-    bool saved = true;
+    Status saved;
     if (failure == "missing folder") {
-        saved = doc.saveAs(dir.filePath("missing/squares.map"), &error);
+        saved = doc.saveAs(dir.filePath("missing/squares.map"));
     } else if (failure == "read-only") {
         QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::ExeOwner));
         const bool writable = ::access(QFile::encodeName(dir.path()).constData(), W_OK) == 0;
@@ -374,7 +376,7 @@ void TestUiDocument::failedSaveKeepsFileAndEdits()
             QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
             QSKIP("the folder stays writable for this user (root)");
         }
-        saved = doc.save(&error);
+        saved = doc.save();
         QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     } else {
         // A full disk, simulated by a file size limit below the text's size:
@@ -385,12 +387,12 @@ void TestUiDocument::failedSaveKeepsFileAndEdits()
         tight.rlim_cur = 64;
         const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &tight), 0);
-        saved = doc.save(&error);
+        saved = doc.save();
         setrlimit(RLIMIT_FSIZE, &old);
         std::signal(SIGXFSZ, oldHandler);
     }
     QVERIFY(!saved);
-    QVERIFY(!error.isEmpty());
+    QVERIFY(!saved.message().isEmpty());
     // The file on disk is the old one, whole; no temporary file is left behind.
     QCOMPARE(readFile(path), QByteArray(kSquares));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"squares.map"}));

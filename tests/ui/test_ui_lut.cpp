@@ -123,7 +123,7 @@ void TestUiLut::lutDragWritesProcessing()
     QVERIFY(writeFlatRaster(dir.filePath("flat.tif")));
     const QString path = writeFile(dir.filePath("flat.map"), kRasterMap);
     MapDocument doc;
-    QVERIFY(doc.open(path, nullptr));
+    QVERIFY(doc.open(path));
     QVERIFY2(doc.lastGoodMap(), qPrintable(doc.diagnostics().isEmpty() ? QString() : doc.diagnostics()[0].toString()));
     LutPanel panel(&doc);
     panel.setMap(doc.lastGoodMap());
@@ -170,9 +170,8 @@ void TestUiLut::lutInsertsProcessingLine()
     QTemporaryDir dir;
     MapDocument doc;
     QVERIFY(openRasterMap(&doc, dir.path()));
-    QString error;
-    QVERIFY2(writeLutToText(doc.textDocument(), *doc.lastGoodMap(), "plain", {"LUT_2=0:255,255:0"}, &error),
-             qPrintable(error));
+    const Status written = writeLutToText(doc.textDocument(), *doc.lastGoodMap(), "plain", {"LUT_2=0:255,255:0"});
+    QVERIFY2(written, qPrintable(written.message()));
     QVERIFY(doc.text().contains("    NAME \"plain\"\n    PROCESSING \"LUT_2=0:255,255:0\"\n    TYPE RASTER"));
     // The other layer's LUT is untouched.
     QVERIFY(doc.text().contains("PROCESSING \"LUT=0:0,255:128\""));
@@ -197,23 +196,24 @@ void TestUiLut::gimpCurvesRoundTrip_data()
 void TestUiLut::gimpCurvesRoundTrip()
 {
     QFETCH(LutCurves, curves);
-    QString error;
-    const QByteArray file = curves.toGimpCurves(&error);
-    QVERIFY2(!file.isEmpty(), qPrintable(error));
+    const Result<QByteArray> written = curves.toGimpCurves();
+    QVERIFY2(written, qPrintable(written.message()));
+    const QByteArray file = *written;
+    QVERIFY(!file.isEmpty());
     const QList<QByteArray> lines = file.split('\n');
     QCOMPARE(lines.size(), 7);  // header, value, R, G, B, A, and the final newline's empty rest
     QCOMPARE(lines[0], QByteArray("# GIMP Curves File"));
     QCOMPARE(lines[5] + '\n', gimpIdentityLine());  // alpha untouched
     // MapServer's reader builds the same table for every output band as the editor's curves.
     for (int band = 1; band <= 3; ++band) {
-        const std::optional<Lut> read = Lut::fromGimpCurves(file, band, &error);
-        QVERIFY2(read, qPrintable(error));
+        const Result<Lut> read = Lut::fromGimpCurves(file, band);
+        QVERIFY2(read, qPrintable(read.message()));
         const Lut expected = curves.lutForBand(band);
         for (int v = 0; v < 256; ++v) QCOMPARE((*read)[v], expected[v]);
     }
     // And the editor reads the file back to the same tables.
-    const std::optional<LutCurves> back = LutCurves::fromGimpCurves(file, &error);
-    QVERIFY2(back, qPrintable(error));
+    const Result<LutCurves> back = LutCurves::fromGimpCurves(file);
+    QVERIFY2(back, qPrintable(back.message()));
     for (int band = 1; band <= 3; ++band)
         for (int v = 0; v < 256; ++v) QCOMPARE(back->lutForBand(band)[v], curves.lutForBand(band)[v]);
 }
@@ -221,24 +221,25 @@ void TestUiLut::gimpCurvesRoundTrip()
 void TestUiLut::gimpCurvesFileFormat()
 {
     // Untouched curves are GIMP's own default file, byte for byte.
-    QCOMPARE(LutCurves().toGimpCurves(), "# GIMP Curves File\n" + gimpIdentityLine().repeated(5));
+    QCOMPARE(LutCurves().toGimpCurves().valueOr({}), "# GIMP Curves File\n" + gimpIdentityLine().repeated(5));
     // The ends stay in slots 0 and 16; the point between goes to the middle slot.
-    const QByteArray file = curvesOf({{0, 0}, {128, 64}, {255, 255}}).toGimpCurves();
+    const QByteArray file = curvesOf({{0, 0}, {128, 64}, {255, 255}}).toGimpCurves().valueOr({});
     QCOMPARE(file.split('\n').value(1),
              "0 0 " + QByteArray("-1 -1 ").repeated(7) + "128 64 " + QByteArray("-1 -1 ").repeated(7) + "255 255 ");
     // More points than a GIMP curve holds: refused with a message.
     QList<QPoint> many;
     for (int i = 0; i < 18; ++i) many << QPoint(i * 15, i * 15);
-    QString error;
-    QVERIFY(curvesOf(many).toGimpCurves(&error).isEmpty());
-    QVERIFY(error.contains("17"));
+    const Result<QByteArray> tooMany = curvesOf(many).toGimpCurves();
+    QVERIFY(!tooMany);
+    QVERIFY(tooMany.message().contains("17"));
     // A file that curves both the value and a channel composes them: no LUT/LUT_n equivalent.
-    QByteArray both = LutCurves().toGimpCurves();
+    QByteArray both = LutCurves().toGimpCurves().valueOr({});
     both.replace(both.indexOf("0 0 "), 4, "0 9 ");                      // value line
     both.replace(both.indexOf("0 0 ", both.indexOf("0 9 ") + 4), 4, "0 7 "); // red line
-    QVERIFY(!LutCurves::fromGimpCurves(both, &error));
-    QVERIFY(!LutCurves::fromGimpCurves("# GIMP Curves File\n0 0 255 255\n", &error));
-    QVERIFY(error.contains("GIMP"));
+    QVERIFY(!LutCurves::fromGimpCurves(both));
+    const Result<LutCurves> truncated = LutCurves::fromGimpCurves("# GIMP Curves File\n0 0 255 255\n");
+    QVERIFY(!truncated);
+    QVERIFY(truncated.message().contains("GIMP"));
     // Through the panel: export to a file, import it back.
     QTemporaryDir dir;
     MapDocument doc;
@@ -246,10 +247,12 @@ void TestUiLut::gimpCurvesFileFormat()
     LutPanel panel(&doc);
     panel.setMap(doc.lastGoodMap());
     QCOMPARE(panel.curves().directives(), QStringList({"LUT=0:0,255:128"}));
-    QVERIFY2(panel.exportGimpCurves(dir.filePath("flat.curves"), &error), qPrintable(error));
+    const Status exported = panel.exportGimpCurves(dir.filePath("flat.curves"));
+    QVERIFY2(exported, qPrintable(exported.message()));
     QVERIFY(Lut::isGimpCurves(readFile(dir.filePath("flat.curves"))));
     panel.applyPreset(QStringLiteral("Identity"));
-    QVERIFY2(panel.importGimpCurves(dir.filePath("flat.curves"), &error), qPrintable(error));
+    const Status imported = panel.importGimpCurves(dir.filePath("flat.curves"));
+    QVERIFY2(imported, qPrintable(imported.message()));
     QCOMPARE(panel.curves().directives(), QStringList({"LUT=0:0,255:128"}));
 }
 

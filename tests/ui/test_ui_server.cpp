@@ -88,8 +88,8 @@ void TestUiServer::serverPanelServesAndStops()
     QSignalSpy running(&panel, &ServerPanel::runningChanged);
     panel.setMapPath(path);
     panel.setPort(0);
-    QString error;
-    QVERIFY2(panel.start(&error), qPrintable(error));
+    const Status started = panel.start();
+    QVERIFY2(started, qPrintable(started.message()));
     QCOMPARE(running.count(), 1);
     const int port = panel.port();
     QVERIFY(port > 0);
@@ -141,8 +141,8 @@ void TestUiServer::servesTheEditorsText()
     QVERIFY(window.openFile(path));
     ServerPanel* panel = window.serverPanel();
     panel->setPort(0);
-    QString error;
-    QVERIFY2(panel->start(&error), qPrintable(error));
+    const Status started = panel->start();
+    QVERIFY2(started, qPrintable(started.message()));
 
     QNetworkAccessManager nam;
     nam.setProxy(QNetworkProxy::NoProxy);
@@ -264,8 +264,8 @@ END
     PoolStatusView* pools = panel->pools();
     QCOMPARE(pools->poolCount(), 1);
     panel->setPort(0);
-    QString error;
-    QVERIFY2(panel->start(&error), qPrintable(error));
+    const Status started = panel->start();
+    QVERIFY2(started, qPrintable(started.message()));
 
     QNetworkAccessManager nam;
     nam.setProxy(QNetworkProxy::NoProxy);
@@ -284,10 +284,10 @@ END
     // The canvas drew from the workbench's one pool, the server shows that pool.
     QVERIFY(window.canvas()->prepared());
     QCOMPARE(&window.canvas()->prepared()->context(), &window.engineContext());
-    PgLease lease = window.engineContext().pgPool().acquire(conninfo, &error);
-    QVERIFY2(lease, qPrintable(error));
+    Result<PgLease> lease = window.engineContext().pgPool().acquire(conninfo);
+    QVERIFY2(lease, qPrintable(lease.message()));
     QTRY_COMPARE(cell(PoolStatusView::InUseCol), 1);  // the panel polls twice a second
-    lease.release();
+    lease->release();
     QTRY_COMPARE(cell(PoolStatusView::InUseCol), 0);
     panel->stop();
 }

@@ -410,15 +410,17 @@ void TestUiTimings::exportsCsvAndPng()
     QVERIFY2(csv.contains("\ndatabase_history,roads,"), csv.constData());
 
     QTemporaryDir dir;
-    QString error;
-    QVERIFY2(panel.exportCsv(dir.filePath("t.csv"), &error), qPrintable(error));
+    const Status saved = panel.exportCsv(dir.filePath("t.csv"));
+    QVERIFY2(saved, qPrintable(saved.message()));
     QCOMPARE(readFile(dir.filePath("t.csv")), csv);
-    QVERIFY(!panel.exportCsv(dir.filePath("missing/t.csv"), &error));
-    QVERIFY(error.contains("missing"));
+    const Status refused = panel.exportCsv(dir.filePath("missing/t.csv"));
+    QVERIFY(!refused);
+    QVERIFY(refused.message().contains("missing"));
 
     // PNG of the Render tab: the bars and the total line stacked, as drawn by QCustomPlot.
     panel.tabs()->setCurrentIndex(0);
-    QVERIFY2(panel.exportPng(dir.filePath("render.png"), &error), qPrintable(error));
+    const Status renderPng = panel.exportPng(dir.filePath("render.png"));
+    QVERIFY2(renderPng, qPrintable(renderPng.message()));
     const QImage render(dir.filePath("render.png"));
     QCOMPARE(render.width(), panel.layerPlot()->width());
     QCOMPARE(render.height(), panel.layerPlot()->height() + panel.historyPlot()->height());
@@ -428,7 +430,8 @@ void TestUiTimings::exportsCsvAndPng()
             drawColour = QColor(render.pixel(x, y)) == QColor(0xfc, 0x8d, 0x62);
     QVERIFY(drawColour);
     panel.tabs()->setCurrentIndex(1);
-    QVERIFY2(panel.exportPng(dir.filePath("db.png"), &error), qPrintable(error));
+    const Status dbSaved = panel.exportPng(dir.filePath("db.png"));
+    QVERIFY2(dbSaved, qPrintable(dbSaved.message()));
     const QImage dbPng(dir.filePath("db.png"));
     QCOMPARE(dbPng.height(), panel.dbPlot()->height() + panel.dbHistoryPlot()->height());
 }

@@ -112,7 +112,7 @@ void PgConnectionPool::setConnectTimeoutS(int s)
     m_connectTimeoutS = std::max(1, s);
 }
 
-PGconn* PgConnectionPool::connect(const QString& conninfo, double* ms, QString* error) const
+Result<PGconn*> PgConnectionPool::connect(const QString& conninfo, double* ms) const
 {
     int connectTimeout, statementTimeout;
     {
@@ -128,11 +128,10 @@ PGconn* PgConnectionPool::connect(const QString& conninfo, double* ms, QString* 
     const char* values[] = {timeout.constData(), "maptune", info.constData(), nullptr};
     PGconn* conn = PQconnectdbParams(keys, values, 1);
     if (PQstatus(conn) != CONNECTION_OK) {
-        if (error)
-            *error = QStringLiteral("cannot connect to PostgreSQL (%1): %2")
-                         .arg(redactPgConnInfo(conninfo), redactPgConnInfo(QString::fromUtf8(PQerrorMessage(conn)).trimmed()));
+        Error error(QStringLiteral("cannot connect to PostgreSQL (%1): %2")
+                        .arg(redactPgConnInfo(conninfo), redactPgConnInfo(QString::fromUtf8(PQerrorMessage(conn)).trimmed())));
         PQfinish(conn);
-        return nullptr;
+        return error;
     }
     // Server notices (and the FATAL of a shutdown seen while idle) are not
     // ours to print on stderr; errors reach the caller through results.
@@ -158,7 +157,7 @@ bool PgConnectionPool::healthy(PGconn* conn, std::chrono::steady_clock::time_poi
     return ok;
 }
 
-PgLease PgConnectionPool::acquire(const QString& conninfo, QString* error)
+Result<PgLease> PgConnectionPool::acquire(const QString& conninfo)
 {
     const QString key = poolKey(conninfo);
     Stopwatch clock;
@@ -190,16 +189,16 @@ PgLease PgConnectionPool::acquire(const QString& conninfo, QString* error)
             ++s->open;
             lease.m_waitMs = clock.elapsedMs();
             lock.unlock();
-            PGconn* conn = connect(conninfo, &lease.m_connectMs, error);
+            const Result<PGconn*> conn = connect(conninfo, &lease.m_connectMs);
             lock.relock();
             s = &m_slots[key];
             if (!conn) {
                 --s->open;
                 m_freed.wakeAll();
-                return PgLease();
+                return conn.error();
             }
             ++s->connects;
-            lease.m_conn = conn;
+            lease.m_conn = *conn;
             lease.m_new = true;
             return lease;
         }
@@ -207,22 +206,22 @@ PgLease PgConnectionPool::acquire(const QString& conninfo, QString* error)
         waited = true;
         if (!m_freed.wait(&m_mutex, deadline)) {
             ++m_slots[key].timeouts;
-            if (error)
-                *error = QStringLiteral("no free PostgreSQL connection (%1) after %2 ms: all %3 pooled connections are in use; "
+            return Error(QStringLiteral("no free PostgreSQL connection (%1) after %2 ms: all %3 pooled connections are in use; "
                                         "raise the pool size (--pg-pool-size; and the server's max_connections) or lower the load")
                              .arg(redactPgConnInfo(conninfo))
                              .arg(m_acquireTimeoutMs)
-                             .arg(m_maxPerKey);
-            return PgLease();
+                             .arg(m_maxPerKey));
         }
     }
 }
 
-PgLease PgConnectionPool::connectUnpooled(const QString& conninfo, QString* error)
+Result<PgLease> PgConnectionPool::connectUnpooled(const QString& conninfo)
 {
     PgLease lease;
-    lease.m_conn = connect(conninfo, &lease.m_connectMs, error);
-    lease.m_new = lease.m_conn != nullptr;
+    const Result<PGconn*> conn = connect(conninfo, &lease.m_connectMs);
+    if (!conn) return conn.error();
+    lease.m_conn = *conn;
+    lease.m_new = true;
     return lease;
 }
 

@@ -13,6 +13,8 @@
 // idle) and the feature source retries once on a fresh connection when a
 // pooled one turns out dead, so the pool recovers from a server restart.
 
+#include "core/result.h"
+
 #include <QHash>
 #include <QMutex>
 #include <QString>
@@ -103,11 +105,11 @@ public:
     void setConnectTimeoutS(int s);
 
     // Blocks until a connection is free, up to acquireTimeoutMs(). Errors
-    // (timeout, connection refused) come back in `error` with the password
-    // removed; the lease is then empty.
-    PgLease acquire(const QString& conninfo, QString* error);
+    // (timeout, connection refused) come back with the password removed; a
+    // lease returned is never empty.
+    Result<PgLease> acquire(const QString& conninfo);
     // A fresh connection that is closed when the lease ends (CLOSE_CONNECTION=ALWAYS).
-    PgLease connectUnpooled(const QString& conninfo, QString* error);
+    Result<PgLease> connectUnpooled(const QString& conninfo);
 
     PgPoolStats stats() const;
     PgPoolStats stats(const QString& conninfo) const;
@@ -129,7 +131,7 @@ private:
         int open = 0;
         qint64 waits = 0, timeouts = 0, connects = 0, reuses = 0;
     };
-    PGconn* connect(const QString& conninfo, double* ms, QString* error) const;
+    Result<PGconn*> connect(const QString& conninfo, double* ms) const;
     bool healthy(PGconn* conn, std::chrono::steady_clock::time_point idleSince) const;
     void giveBack(const QString& key, PGconn* conn, bool keep);
 

@@ -118,75 +118,75 @@ const QString kForms = QStringLiteral(
     "expected 'geom from table', 'geom from schema.table' or "
     "'geom from (select ...) as alias using unique id [using srid=n]'");
 
-bool fail(QString* error, const QString& message)
+Error fail(const QString& message)
 {
-    if (error) *error = QStringLiteral("DATA: %1").arg(message);
-    return false;
+    return Error(QStringLiteral("DATA: %1").arg(message));
 }
 
-bool parseSource(Scanner& sc, PostgisDataDef& def, QString* error)
+Status parseSource(Scanner& sc, PostgisDataDef& def)
 {
     if (sc.peek() == QLatin1Char('(')) {
         const auto sub = sc.parenthesised();
-        if (!sub) return fail(error, QStringLiteral("unbalanced parentheses in the subselect"));
+        if (!sub) return fail(QStringLiteral("unbalanced parentheses in the subselect"));
         def.subselect = *sub;
         sc.keyword(QLatin1String("as"));
         const auto alias = sc.identifier();
         if (!alias || alias->compare(QLatin1String("using"), Qt::CaseInsensitive) == 0)
-            return fail(error, QStringLiteral("a subselect needs an alias: 'geom from (select ...) as t using unique id'"));
+            return fail(QStringLiteral("a subselect needs an alias: 'geom from (select ...) as t using unique id'"));
         def.alias = *alias;
-        return true;
+        return {};
     }
     const auto first = sc.identifier();
-    if (!first) return fail(error, QStringLiteral("missing table after 'from'; %1").arg(kForms));
+    if (!first) return fail(QStringLiteral("missing table after 'from'; %1").arg(kForms));
     def.table = *first;
     if (sc.symbol(QLatin1Char('.'))) {
         const auto second = sc.identifier();
-        if (!second) return fail(error, QStringLiteral("missing table name after '%1.'").arg(*first));
+        if (!second) return fail(QStringLiteral("missing table name after '%1.'").arg(*first));
         def.schema = *first;
         def.table = *second;
     }
-    return true;
+    return {};
 }
 
-bool parseClauses(Scanner& sc, PostgisDataDef& def, QString* error)
+Status parseClauses(Scanner& sc, PostgisDataDef& def)
 {
     while (!sc.atEnd()) {
         if (!sc.keyword(QLatin1String("using")))
-            return fail(error, QStringLiteral("unexpected '%1'; expected 'using unique <column>' or 'using srid=<n>'").arg(sc.rest()));
+            return fail(QStringLiteral("unexpected '%1'; expected 'using unique <column>' or 'using srid=<n>'").arg(sc.rest()));
         if (sc.keyword(QLatin1String("unique"))) {
             const auto col = sc.identifier();
-            if (!col) return fail(error, QStringLiteral("'using unique' needs a column name"));
-            if (!def.uniqueColumn.isEmpty()) return fail(error, QStringLiteral("'using unique' given twice"));
+            if (!col) return fail(QStringLiteral("'using unique' needs a column name"));
+            if (!def.uniqueColumn.isEmpty()) return fail(QStringLiteral("'using unique' given twice"));
             def.uniqueColumn = *col;
         } else if (sc.keyword(QLatin1String("srid"))) {
             const auto srid = sc.symbol(QLatin1Char('=')) ? sc.integer() : std::nullopt;
-            if (!srid || *srid <= 0) return fail(error, QStringLiteral("'using srid' needs a positive number: 'using srid=4326'"));
-            if (def.srid) return fail(error, QStringLiteral("'using srid' given twice"));
+            if (!srid || *srid <= 0) return fail(QStringLiteral("'using srid' needs a positive number: 'using srid=4326'"));
+            if (def.srid) return fail(QStringLiteral("'using srid' given twice"));
             def.srid = *srid;
         } else {
-            return fail(error, QStringLiteral("unknown clause 'using %1'; expected 'using unique <column>' or 'using srid=<n>'").arg(sc.rest()));
+            return fail(QStringLiteral("unknown clause 'using %1'; expected 'using unique <column>' or 'using srid=<n>'").arg(sc.rest()));
         }
     }
-    return true;
+    return {};
 }
 
 }  // namespace
 
-std::optional<PostgisDataDef> PostgisDataDef::parse(const QString& data, QString* error)
+Result<PostgisDataDef> PostgisDataDef::parse(const QString& data)
 {
     Scanner sc(data);
     PostgisDataDef def;
-    if (sc.atEnd()) return fail(error, QStringLiteral("empty; %1").arg(kForms)), std::nullopt;
+    if (sc.atEnd()) return fail(QStringLiteral("empty; %1").arg(kForms));
     const auto geom = sc.identifier();
     if (!geom || geom->compare(QLatin1String("from"), Qt::CaseInsensitive) == 0)
-        return fail(error, QStringLiteral("missing geometry column; %1").arg(kForms)), std::nullopt;
+        return fail(QStringLiteral("missing geometry column; %1").arg(kForms));
     def.geometryColumn = *geom;
     if (!sc.keyword(QLatin1String("from")))
-        return fail(error, QStringLiteral("expected 'from' after the geometry column '%1'; %2").arg(*geom, kForms)), std::nullopt;
-    if (!parseSource(sc, def, error) || !parseClauses(sc, def, error)) return std::nullopt;
+        return fail(QStringLiteral("expected 'from' after the geometry column '%1'; %2").arg(*geom, kForms));
+    if (Status source = parseSource(sc, def); !source) return source.error();
+    if (Status clauses = parseClauses(sc, def); !clauses) return clauses.error();
     if (def.isSubselect() && def.uniqueColumn.isEmpty())
-        return fail(error, QStringLiteral("a subselect needs 'using unique <column>' (MapServer requires it too)")), std::nullopt;
+        return fail(QStringLiteral("a subselect needs 'using unique <column>' (MapServer requires it too)"));
     return def;
 }
 

@@ -6,6 +6,8 @@
 // `using` clauses in either order, keywords case-insensitive. Parsed once per
 // layer; nothing here talks to the database.
 
+#include "core/result.h"
+
 #include <QString>
 
 #include <optional>
@@ -28,7 +30,7 @@ struct PostgisDataDef {
     // The geometry column quoted for SQL.
     QString quotedGeometry() const;
 
-    static std::optional<PostgisDataDef> parse(const QString& data, QString* error);
+    static Result<PostgisDataDef> parse(const QString& data);
 };
 
 // "name" with embedded quotes doubled: the only way identifiers reach SQL.

@@ -34,14 +34,25 @@ PostgisExplain explainPostgisLayer(const LayerDef& layer, const QStringList& att
 {
     PostgisExplain out;
     // One-off, like `check`: its connection closes with its own pool.
-    auto source = PostgisFeatureSource::open(layer, std::make_shared<PgConnectionPool>(), &out.error);
-    if (!source) return out;
-    const auto st = source->statement(attributes, bbox, layer.maxFeatures, &out.error);
-    if (!st) return out;
+    auto opened = PostgisFeatureSource::open(layer, std::make_shared<PgConnectionPool>());
+    if (!opened) {
+        out.error = opened.message();
+        return out;
+    }
+    const std::unique_ptr<PostgisFeatureSource> source = std::move(opened).value();
+    const auto st = source->statement(attributes, bbox, layer.maxFeatures);
+    if (!st) {
+        out.error = st.message();
+        return out;
+    }
     out.sql = st->sql;
     out.params = st->params;
-    PgLease lease = source->lease(&out.error);
-    if (!lease) return out;
+    auto leased = source->lease();
+    if (!leased) {
+        out.error = leased.message();
+        return out;
+    }
+    PgLease lease = std::move(leased).value();
     PgResult r = execText(lease.conn(), QLatin1String("EXPLAIN (ANALYZE, BUFFERS) ") + st->sql, st->params);
     if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) {
         out.error = pgErrorMessage(lease.conn(), r.get());

@@ -43,9 +43,10 @@ private:
             if (PQgetisnull(r, row, geomCol)) continue;
             const int len = PQgetlength(r, row, geomCol);
             m_trace->bytes += len;
-            QString err;
-            if (!decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, row, geomCol)), size_t(len), f.geometry, &err)) {
-                m_error = QStringLiteral("row %1: bad WKB from PostGIS: %2").arg(row).arg(err);
+            const Status decoded =
+                decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, row, geomCol)), size_t(len), f.geometry);
+            if (!decoded) {
+                m_error = QStringLiteral("row %1: bad WKB from PostGIS: %2").arg(row).arg(decoded.message());
                 return false;
             }
             if (f.geometry.isEmpty()) continue;
@@ -80,22 +81,18 @@ bool connectionLost(const PgLease& lease)
 
 }  // namespace
 
-std::unique_ptr<PostgisFeatureSource> PostgisFeatureSource::open(const LayerDef& layer,
-                                                                 std::shared_ptr<PgConnectionPool> pool, QString* error)
+Result<std::unique_ptr<PostgisFeatureSource>> PostgisFeatureSource::open(const LayerDef& layer,
+                                                                         std::shared_ptr<PgConnectionPool> pool)
 {
-    if (layer.connection.trimmed().isEmpty()) {
-        if (error) *error = QStringLiteral("CONNECTION is empty; give a libpq connection string such as "
-                                           "\"host=localhost dbname=gis user=maps\" or \"service=gis\"");
-        return nullptr;
-    }
-    auto data = PostgisDataDef::parse(layer.data, error);
-    if (!data) return nullptr;
+    if (layer.connection.trimmed().isEmpty())
+        return Error(QStringLiteral("CONNECTION is empty; give a libpq connection string such as "
+                                    "\"host=localhost dbname=gis user=maps\" or \"service=gis\""));
+    auto data = PostgisDataDef::parse(layer.data);
+    if (!data) return data.error();
     const ProcessingOptions opts(layer.processing);
     const QString close = opts.value(QStringLiteral("CLOSE_CONNECTION"), {}).trimmed().toUpper();
-    if (!close.isEmpty() && close != QLatin1String("ALWAYS") && close != QLatin1String("DEFER") && close != QLatin1String("NORMAL")) {
-        if (error) *error = QStringLiteral("PROCESSING \"CLOSE_CONNECTION=%1\": expected ALWAYS, DEFER or NORMAL").arg(close);
-        return nullptr;
-    }
+    if (!close.isEmpty() && close != QLatin1String("ALWAYS") && close != QLatin1String("DEFER") && close != QLatin1String("NORMAL"))
+        return Error(QStringLiteral("PROCESSING \"CLOSE_CONNECTION=%1\": expected ALWAYS, DEFER or NORMAL").arg(close));
     std::unique_ptr<PostgisFeatureSource> src(new PostgisFeatureSource);
     src->m_layer = layer.name;
     src->m_conninfo = layer.connection;
@@ -107,13 +104,13 @@ std::unique_ptr<PostgisFeatureSource> PostgisFeatureSource::open(const LayerDef&
     return src;
 }
 
-PgLease PostgisFeatureSource::lease(QString* error) const
+Result<PgLease> PostgisFeatureSource::lease() const
 {
     PgConnectionPool& pool = *m_pool;
-    return m_pooled ? pool.acquire(m_conninfo, error) : pool.connectUnpooled(m_conninfo, error);
+    return m_pooled ? pool.acquire(m_conninfo) : pool.connectUnpooled(m_conninfo);
 }
 
-std::optional<PgSourceInfo> PostgisFeatureSource::sourceInfo(PgLease& lease, bool wantColumns, QString* error) const
+Result<PgSourceInfo> PostgisFeatureSource::sourceInfo(PgLease& lease, bool wantColumns) const
 {
     PgConnectionPool& pool = *m_pool;
     std::optional<PgSourceInfo> info = pool.sourceInfo(m_conninfo, m_dataText);
@@ -134,13 +131,13 @@ std::optional<PgSourceInfo> PostgisFeatureSource::sourceInfo(PgLease& lease, boo
     PgSourceInfo out = info.value_or(PgSourceInfo{});
     if (m_data.srid > 0) out.srid = m_data.srid;
     if (!haveSrid) {
-        const auto srid = lookupPostgisSrid(lease.conn(), m_data, error, record);
-        if (!srid) return std::nullopt;
+        const Result<int> srid = lookupPostgisSrid(lease.conn(), m_data, record);
+        if (!srid) return srid.error();
         out.srid = *srid;
     }
     if (wantColumns && out.columns.isEmpty()) {
-        const auto cols = lookupPostgisColumns(lease.conn(), m_data, out.srid, error, record);
-        if (!cols) return std::nullopt;
+        const Result<QStringList> cols = lookupPostgisColumns(lease.conn(), m_data, out.srid, record);
+        if (!cols) return cols.error();
         out.columns = *cols;
     }
     pool.setSourceInfo(m_conninfo, m_dataText, out);
@@ -158,10 +155,10 @@ QStringList PostgisFeatureSource::resolveColumns(const QStringList& attributes, 
 
 QStringList PostgisFeatureSource::fields() const
 {
-    QString err;
-    PgLease l = lease(&err);
+    // No way to report here: a database that cannot say has no fields.
+    Result<PgLease> l = lease();
     if (!l) return {};
-    const auto info = sourceInfo(l, true, &err);
+    const Result<PgSourceInfo> info = sourceInfo(*l, true);
     return info ? resolveColumns({QStringLiteral("*")}, *info) : QStringList();
 }
 
@@ -169,21 +166,22 @@ std::optional<Crs> PostgisFeatureSource::nativeCrs() const
 {
     int srid = m_data.srid;
     if (srid <= 0) {
-        QString err;
-        PgLease l = lease(&err);
-        const auto info = l ? sourceInfo(l, false, &err) : std::nullopt;
-        srid = info ? info->srid : 0;
+        Result<PgLease> l = lease();
+        if (l) {
+            const Result<PgSourceInfo> info = sourceInfo(*l, false);
+            srid = info ? info->srid : 0;
+        }
     }
     if (srid <= 0) return std::nullopt;
     return Crs::fromUserInput(QStringLiteral("EPSG:%1").arg(srid)).toOptional();
 }
 
-std::optional<PostgisStatement> PostgisFeatureSource::statement(const QStringList& columns, const Rect& bbox, int limit, QString* error)
+Result<PostgisStatement> PostgisFeatureSource::statement(const QStringList& columns, const Rect& bbox, int limit)
 {
-    PgLease l = lease(error);
-    if (!l) return std::nullopt;
-    const auto info = sourceInfo(l, columns.contains(QStringLiteral("*")), error);
-    if (!info) return std::nullopt;
+    Result<PgLease> l = lease();
+    if (!l) return l.error();
+    const Result<PgSourceInfo> info = sourceInfo(*l, columns.contains(QStringLiteral("*")));
+    if (!info) return info.error();
     PostgisSelectSpec spec;
     spec.data = m_data;
     spec.columns = resolveColumns(columns, *info);
@@ -191,32 +189,31 @@ std::optional<PostgisStatement> PostgisFeatureSource::statement(const QStringLis
     spec.srid = info->srid;
     spec.nativeFilter = m_nativeFilter;
     spec.limit = limit;
-    return PostgisStatement::select(spec, error);
+    return PostgisStatement::select(spec);
 }
 
-std::unique_ptr<FeatureCursor> PostgisFeatureSource::query(const FeatureQuery& q, QString* error)
+Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const FeatureQuery& q)
 {
     auto t = std::make_shared<DbTrace>();
     t->layer = m_layer;
-    auto failWith = [&](const QString& message) -> std::unique_ptr<FeatureCursor> {
+    auto failWith = [&](const QString& message) -> Error {
         t->error = message;
         m_traces << t;
-        if (error) *error = message;
-        return nullptr;
+        return Error(message);
     };
     const bool wantAll = q.attributes.contains(QStringLiteral("*"));
     // A pooled connection can be dead (server restarted): retry once on a fresh one.
     for (int attempt = 0;; ++attempt) {
-        QString err;
-        PgLease l = lease(&err);
+        Result<PgLease> leased = lease();
+        if (!leased) return failWith(leased.message());
+        PgLease& l = *leased;
         t->poolWaitMs += l.waitMs();
         t->connectMs += l.connectMs();
         t->newConnection = t->newConnection || l.isNew();
-        if (!l) return failWith(err);
-        const auto info = sourceInfo(l, wantAll, &err);
+        const Result<PgSourceInfo> info = sourceInfo(l, wantAll);
         if (!info) {
             if (attempt == 0 && !l.isNew() && connectionLost(l)) { l.discard(); continue; }
-            return failWith(err);
+            return failWith(info.message());
         }
         PostgisSelectSpec spec;
         spec.data = m_data;
@@ -225,8 +222,8 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::query(const FeatureQuery& q
         spec.srid = info->srid;
         spec.nativeFilter = m_nativeFilter;
         spec.limit = q.maxFeatures;
-        const auto st = PostgisStatement::select(spec, &err);
-        if (!st) return failWith(err);
+        const Result<PostgisStatement> st = PostgisStatement::select(spec);
+        if (!st) return failWith(st.message());
         t->sql = st->sql;
         t->params = st->params;
         Stopwatch clock;
@@ -239,7 +236,8 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::query(const FeatureQuery& q
         l.release();  // the rows are client-side now: the connection can serve others
         t->rows = PQntuples(result.get());
         m_traces << t;
-        return std::make_unique<PostgisCursor>(std::move(result), spec.columns, !m_data.uniqueColumn.isEmpty(), t, q);
+        return std::unique_ptr<FeatureCursor>(
+            std::make_unique<PostgisCursor>(std::move(result), spec.columns, !m_data.uniqueColumn.isEmpty(), t, q));
     }
 }
 

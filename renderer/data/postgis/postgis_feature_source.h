@@ -10,6 +10,7 @@
 // draw; "=DEFER", "=NORMAL" or nothing use the pool (MapTune pools by
 // default: reconnecting per request made PostGIS 2x slower than files).
 
+#include "core/result.h"
 #include "data/feature_source.h"
 #include "data/postgis/pg_connection_pool.h"
 #include "data/postgis/postgis_data_def.h"
@@ -21,26 +22,26 @@ namespace maptune {
 
 class PostgisFeatureSource : public FeatureSource {
 public:
-    static std::unique_ptr<PostgisFeatureSource> open(const LayerDef& layer, std::shared_ptr<PgConnectionPool> pool,
-                                                      QString* error);
+    static Result<std::unique_ptr<PostgisFeatureSource>> open(const LayerDef& layer,
+                                                              std::shared_ptr<PgConnectionPool> pool);
 
     QStringList fields() const override;
     std::optional<Crs> nativeCrs() const override;
-    std::unique_ptr<FeatureCursor> query(const FeatureQuery& q, QString* error) override;
+    Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) override;
     QList<DbTrace> takeDbTraces() override;
 
     // The statement query() would run (metadata looked up if needed), for
     // `maptune-cli explain`. `columns` as in PostgisSelectSpec.
-    std::optional<PostgisStatement> statement(const QStringList& columns, const Rect& bbox, int limit, QString* error);
+    Result<PostgisStatement> statement(const QStringList& columns, const Rect& bbox, int limit);
     const PostgisDataDef& data() const { return m_data; }
     QString connectionInfo() const { return m_conninfo; }
     bool pooled() const { return m_pooled; }
     // A connection as query() gets it (pooled or not).
-    PgLease lease(QString* error) const;
+    Result<PgLease> lease() const;
 
 private:
     PostgisFeatureSource() = default;
-    std::optional<PgSourceInfo> sourceInfo(PgLease& lease, bool wantColumns, QString* error) const;
+    Result<PgSourceInfo> sourceInfo(PgLease& lease, bool wantColumns) const;
     QStringList resolveColumns(const QStringList& attributes, const PgSourceInfo& info) const;
 
     QString m_layer;

@@ -25,14 +25,15 @@ QStringList postgisLayerWarnings(const MapDef& map, const LayerDef& layer)
 {
     Q_UNUSED(map);
     if (layer.connectionType != ConnectionType::PostGIS) return {};
-    QString err;
     // A check is one-off: its connection closes with its own pool.
-    auto source = PostgisFeatureSource::open(layer, std::make_shared<PgConnectionPool>(), &err);
-    if (!source) return {diagnostic(layer, Diagnostic::Severity::Warning, err)};
-    const PostgisDataDef& data = source->data();
+    auto source = PostgisFeatureSource::open(layer, std::make_shared<PgConnectionPool>());
+    if (!source) return {diagnostic(layer, Diagnostic::Severity::Warning, source.message())};
+    const PostgisDataDef& data = (*source)->data();
     if (data.isSubselect()) return {};  // the index question belongs to the tables inside
-    PgLease lease = source->lease(&err);
-    if (!lease) return {diagnostic(layer, Diagnostic::Severity::Note, QStringLiteral("index not checked: %1").arg(err))};
+    auto leased = (*source)->lease();
+    if (!leased)
+        return {diagnostic(layer, Diagnostic::Severity::Note, QStringLiteral("index not checked: %1").arg(leased.message()))};
+    PgLease lease = std::move(leased).value();
 
     const QString table = data.fromClause();
     PgResult r = execText(lease.conn(), QStringLiteral(

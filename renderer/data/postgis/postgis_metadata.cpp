@@ -30,13 +30,11 @@ QString metadataFrom(const PostgisDataDef& data, int srid)
 
 }  // namespace
 
-std::optional<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, QString* error, const PgRoundTripRecorder& record)
+Result<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, const PgRoundTripRecorder& record)
 {
     QString err;
-    if (data.hasBoxToken()) {
-        if (error) *error = QStringLiteral("DATA uses !BOX! but has no 'using srid=<n>': add it so the box gets the right SRID");
-        return std::nullopt;
-    }
+    if (data.hasBoxToken())
+        return Error(QStringLiteral("DATA uses !BOX! but has no 'using srid=<n>': add it so the box gets the right SRID"));
     if (!data.isSubselect()) {
         PgResult r = run(conn, QStringLiteral("SELECT Find_SRID(COALESCE(NULLIF($1,''),current_schema())::varchar,$2,$3)"),
                          {data.schema, data.table, data.geometryColumn}, record, &err);
@@ -44,30 +42,21 @@ std::optional<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, Q
             const int srid = QByteArray(PQgetvalue(r.get(), 0, 0)).toInt();
             if (srid > 0) return srid;
         }
-        if (PQstatus(conn) == CONNECTION_BAD) {
-            if (error) *error = err;
-            return std::nullopt;
-        }
+        if (PQstatus(conn) == CONNECTION_BAD) return Error(err);
     }
     const QString geom = data.quotedGeometry();
     PgResult r = run(conn, QStringLiteral("SELECT ST_SRID(%1) FROM %2 WHERE %1 IS NOT NULL LIMIT 1").arg(geom, metadataFrom(data, 0)),
                      {}, record, &err);
-    if (!err.isEmpty()) {
-        if (error) *error = err;
-        return std::nullopt;
-    }
+    if (!err.isEmpty()) return Error(err);
     return PQntuples(r.get()) == 1 ? QByteArray(PQgetvalue(r.get(), 0, 0)).toInt() : 0;
 }
 
-std::optional<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid, QString* error,
-                                                const PgRoundTripRecorder& record)
+Result<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid,
+                                         const PgRoundTripRecorder& record)
 {
     QString err;
     PgResult r = run(conn, QStringLiteral("SELECT * FROM %1 LIMIT 0").arg(metadataFrom(data, srid)), {}, record, &err);
-    if (!err.isEmpty()) {
-        if (error) *error = err;
-        return std::nullopt;
-    }
+    if (!err.isEmpty()) return Error(err);
     QStringList cols;
     for (int i = 0; i < PQnfields(r.get()); ++i) cols << QString::fromUtf8(PQfname(r.get(), i));
     return cols;

@@ -3,6 +3,7 @@
 // connection string and DATA (the pool caches them): the geometry's SRID when
 // DATA has no `using srid`, and the column names when the styles want "*".
 
+#include "core/result.h"
 #include "data/postgis/postgis_data_def.h"
 
 #include <QStringList>
@@ -18,10 +19,9 @@ namespace maptune {
 using PgRoundTripRecorder = std::function<void(const QString& sql, double ms, const QString& error)>;
 
 // Find_SRID() for a table; for a subselect (or a table not registered in
-// geometry_columns) the SRID of its first geometry.
-std::optional<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, QString* error,
-                                     const PgRoundTripRecorder& record);
-std::optional<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid, QString* error,
-                                                const PgRoundTripRecorder& record);
+// geometry_columns) the SRID of its first geometry (0 when it has no rows).
+Result<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, const PgRoundTripRecorder& record);
+Result<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid,
+                                         const PgRoundTripRecorder& record);
 
 }  // namespace maptune

@@ -24,15 +24,13 @@ QString number(double v)
 
 }  // namespace
 
-std::optional<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec, QString* error)
+Result<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec)
 {
     const PostgisDataDef& d = spec.data;
     const Rect& b = spec.bbox;
     const bool hasBox = b.isValid();
-    if (hasBox && !(std::isfinite(b.minx) && std::isfinite(b.miny) && std::isfinite(b.maxx) && std::isfinite(b.maxy))) {
-        if (error) *error = QStringLiteral("the query box is not finite");
-        return std::nullopt;
-    }
+    if (hasBox && !(std::isfinite(b.minx) && std::isfinite(b.miny) && std::isfinite(b.maxx) && std::isfinite(b.maxy)))
+        return Error(QStringLiteral("the query box is not finite"));
     QStringList select;
     select.reserve(spec.columns.size() + 2);
     for (const QString& c : spec.columns) select << quotePgIdentifier(c) + QLatin1String("::text");

@@ -4,6 +4,7 @@
 // comes from a request -- the bbox -- is bound as numeric parameters, so no
 // request can change the SQL.
 
+#include "core/result.h"
 #include "data/postgis/postgis_data_def.h"
 #include "mapfile/map_def.h"
 
@@ -28,7 +29,7 @@ struct PostgisStatement {
 
     // Result layout: columns 0..n-1 are the attributes, then the WKB, then
     // the unique id when DATA has `using unique`.
-    static std::optional<PostgisStatement> select(const PostgisSelectSpec& spec, QString* error);
+    static Result<PostgisStatement> select(const PostgisSelectSpec& spec);
     // "SELECT ... -- $1=0 $2=0 ..." for logs and `maptune-cli explain`.
     QString display() const;
 };

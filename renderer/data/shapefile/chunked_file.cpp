@@ -24,16 +24,14 @@ ChunkedFile::~ChunkedFile()
     if (m_fd >= 0) ::close(m_fd);
 }
 
-bool ChunkedFile::open(const QString& path, QString* error)
+Status ChunkedFile::open(const QString& path)
 {
     m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
     struct stat st {};
-    if (m_fd < 0 || ::fstat(m_fd, &st) != 0) {
-        if (error) *error = QStringLiteral("cannot open '%1': %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
-        return false;
-    }
+    if (m_fd < 0 || ::fstat(m_fd, &st) != 0)
+        return Error(QStringLiteral("cannot open '%1': %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
     m_size = int64_t(st.st_size);
-    return true;
+    return {};
 }
 
 const unsigned char* ChunkedFile::read(int64_t offset, int64_t length)

@@ -4,6 +4,8 @@
 // many records. Not mmap: a file truncated while it is mapped kills the
 // process with SIGBUS, and a server must survive data replaced under it.
 
+#include "core/result.h"
+
 #include <QString>
 
 #include <cstdint>
@@ -18,7 +20,7 @@ public:
     ChunkedFile(const ChunkedFile&) = delete;
     ChunkedFile& operator=(const ChunkedFile&) = delete;
 
-    bool open(const QString& path, QString* error);
+    Status open(const QString& path);
     bool isOpen() const { return m_fd >= 0; }
     // Size when opened (the file may shrink later: read() then fails).
     int64_t size() const { return m_size; }

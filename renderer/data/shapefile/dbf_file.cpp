@@ -2,14 +2,11 @@
 
 namespace maptune {
 
-std::unique_ptr<DbfFile> DbfFile::open(const QString& path, QString* error)
+Result<std::unique_ptr<DbfFile>> DbfFile::open(const QString& path)
 {
     auto f = std::unique_ptr<DbfFile>(new DbfFile);
-    if (!f->m_file.open(path, error)) return nullptr;
-    auto damaged = [&] {
-        if (error) *error = QStringLiteral("'%1' is not a readable dBASE file").arg(path);
-        return nullptr;
-    };
+    if (Status opened = f->m_file.open(path); !opened) return opened.error();
+    auto damaged = [&] { return Error(QStringLiteral("'%1' is not a readable dBASE file").arg(path)); };
     const unsigned char* h = f->m_file.read(0, 32);
     if (!h) return damaged();
     f->m_records = readLe32(h + 4);

@@ -22,7 +22,7 @@ public:
         int width = 0;
     };
 
-    static std::unique_ptr<DbfFile> open(const QString& path, QString* error);
+    static Result<std::unique_ptr<DbfFile>> open(const QString& path);
 
     const std::vector<Field>& fields() const { return m_fields; }
     int recordCount() const { return m_records; }

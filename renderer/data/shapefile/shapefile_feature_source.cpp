@@ -25,12 +25,15 @@ std::shared_ptr<ShapefileFiles> openFiles(const QString& shpPath)
     thread_local OpenFileCache<std::shared_ptr<ShapefileFiles>> cache;
     if (const auto files = cache.find(shpPath)) return *files;
     auto files = std::make_shared<ShapefileFiles>();
-    files->shp = ShpFile::open(shpPath, nullptr);
-    if (!files->shp) return nullptr;
+    // Null on failure without the reason: wrap() then reads the file through OGR.
+    auto shp = ShpFile::open(shpPath);
+    if (!shp) return nullptr;
+    files->shp = std::move(*shp);
     const QString dbf = ShpFile::sibling(shpPath, "dbf");
     if (QFileInfo::exists(dbf)) {
-        files->dbf = DbfFile::open(dbf, nullptr);
-        if (!files->dbf) return nullptr;
+        auto opened = DbfFile::open(dbf);
+        if (!opened) return nullptr;
+        files->dbf = std::move(*opened);
     }
     files->qix = QixIndex::load(ShpFile::sibling(shpPath, "qix"));
     cache.insert(shpPath, files);
@@ -83,13 +86,12 @@ public:
                 return false;
             }
             if (record && DbfFile::isDeleted(record)) continue;
-            QString err;
-            const ShpFile::Read r = shp.read(index, m_query.bbox, f.geometry, &err);
-            if (r == ShpFile::Read::Skip) continue;
-            if (r == ShpFile::Read::Error) {
-                m_error = QStringLiteral("reading features failed: %1").arg(err);
+            const Result<ShpFile::Read> r = shp.read(index, m_query.bbox, f.geometry);
+            if (!r) {
+                m_error = QStringLiteral("reading features failed: %1").arg(r.message());
                 return false;
             }
+            if (*r == ShpFile::Read::Skip) continue;
             f.id = index;
             f.values.resize(qsizetype(m_fieldIndexes.size()));
             for (size_t i = 0; i < m_fieldIndexes.size(); ++i) {
@@ -134,7 +136,7 @@ std::unique_ptr<FeatureSource> ShapefileFeatureSource::wrap(const QString& shpPa
     return src;
 }
 
-std::unique_ptr<FeatureCursor> ShapefileFeatureSource::query(const FeatureQuery& q, QString* error)
+Result<std::unique_ptr<FeatureCursor>> ShapefileFeatureSource::query(const FeatureQuery& q)
 {
     const QStringList all = m_ogr->fields();
     const QStringList names = q.attributes.contains(QStringLiteral("*")) ? all : q.attributes;
@@ -150,8 +152,8 @@ std::unique_ptr<FeatureCursor> ShapefileFeatureSource::query(const FeatureQuery&
     std::vector<int> ids;
     const bool useIds = q.bbox.isValid() && m_files->qix
                         && m_files->qix->search(q.bbox, m_files->shp->recordCount(), ids);
-    Q_UNUSED(error);
-    return std::make_unique<ShapefileCursor>(m_files, names, std::move(indexes), std::move(ids), useIds, m_encoding, q);
+    return std::unique_ptr<FeatureCursor>(
+        std::make_unique<ShapefileCursor>(m_files, names, std::move(indexes), std::move(ids), useIds, m_encoding, q));
 }
 
 }  // namespace maptune

@@ -25,7 +25,7 @@ public:
     QStringList fields() const override { return m_ogr->fields(); }
     std::optional<Crs> nativeCrs() const override { return m_ogr->nativeCrs(); }
     std::optional<Rect> extent() const override { return m_ogr->extent(); }
-    std::unique_ptr<FeatureCursor> query(const FeatureQuery& q, QString* error) override;
+    Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) override;
 
 private:
     ShapefileFeatureSource() = default;

@@ -53,28 +53,25 @@ QString ShpFile::sibling(const QString& shpPath, const char* extension)
     return QFileInfo::exists(lower) ? lower : base + QString::fromLatin1(extension).toUpper();
 }
 
-std::unique_ptr<ShpFile> ShpFile::open(const QString& shpPath, QString* error)
+Result<std::unique_ptr<ShpFile>> ShpFile::open(const QString& shpPath)
 {
-    return open(shpPath, sibling(shpPath, "shx"), error);
+    return open(shpPath, sibling(shpPath, "shx"));
 }
 
-std::unique_ptr<ShpFile> ShpFile::open(const QString& shpPath, const QString& shxPath, QString* error)
+Result<std::unique_ptr<ShpFile>> ShpFile::open(const QString& shpPath, const QString& shxPath)
 {
     auto f = std::unique_ptr<ShpFile>(new ShpFile);
     f->m_path = shpPath;
-    if (!f->m_shp.open(shpPath, error) || !f->m_shx.open(shxPath, error)) return nullptr;
+    if (Status opened = f->m_shp.open(shpPath); !opened) return opened.error();
+    if (Status opened = f->m_shx.open(shxPath); !opened) return opened.error();
     const unsigned char* shp = f->m_shp.read(0, kHeader);
     const unsigned char* shx = f->m_shx.read(0, kHeader);
-    if (!shp || !shx || readBe32(shp) != 9994 || readBe32(shx) != 9994) {
-        if (error) *error = QStringLiteral("'%1' is not a shapefile (bad .shp or .shx header)").arg(shpPath);
-        return nullptr;
-    }
+    if (!shp || !shx || readBe32(shp) != 9994 || readBe32(shx) != 9994)
+        return Error(QStringLiteral("'%1' is not a shapefile (bad .shp or .shx header)").arg(shpPath));
     // The .shx header gives its length in 16-bit words; a shorter file was cut.
     const int64_t shxLength = int64_t(uint32_t(readBe32(shx + 24))) * 2;
-    if (shxLength < kHeader || shxLength > f->m_shx.size()) {
-        if (error) *error = QStringLiteral("'%1': the .shx index is damaged or cut short").arg(shpPath);
-        return nullptr;
-    }
+    if (shxLength < kHeader || shxLength > f->m_shx.size())
+        return Error(QStringLiteral("'%1': the .shx index is damaged or cut short").arg(shpPath));
     f->m_records = int((shxLength - kHeader) / 8);
     f->m_shapeType = readLe32(shp + 32);
     return f;
@@ -86,7 +83,7 @@ void ShpFile::forgetBuffers()
     m_shx.forget();
 }
 
-bool ShpFile::recordLocation(int index, int64_t& offset, int64_t& length, QString* error)
+Status ShpFile::recordLocation(int index, int64_t& offset, int64_t& length)
 {
     const unsigned char* e = m_shx.read(kHeader + 8 * int64_t(index), 8);
     if (e) {
@@ -95,23 +92,19 @@ bool ShpFile::recordLocation(int index, int64_t& offset, int64_t& length, QStrin
         const unsigned char* h = offset >= kHeader ? m_shp.read(offset, 8) : nullptr;
         // The record header repeats the number and length: a scribbled index
         // points somewhere they do not match.
-        if (h && readBe32(h) == index + 1 && int64_t(uint32_t(readBe32(h + 4))) * 2 == length) return true;
+        if (h && readBe32(h) == index + 1 && int64_t(uint32_t(readBe32(h + 4))) * 2 == length) return {};
     }
-    if (error) *error = QStringLiteral("'%1': record %2 is damaged (.shp/.shx do not agree or the file is cut short)")
-                            .arg(m_path).arg(index);
-    return false;
+    return Error(QStringLiteral("'%1': record %2 is damaged (.shp/.shx do not agree or the file is cut short)")
+                     .arg(m_path).arg(index));
 }
 
-ShpFile::Read ShpFile::read(int index, const Rect& filter, Geometry& out, QString* error)
+Result<ShpFile::Read> ShpFile::read(int index, const Rect& filter, Geometry& out)
 {
     int64_t offset = 0, length = 0;
-    if (!recordLocation(index, offset, length, error)) return Read::Error;
+    if (Status located = recordLocation(index, offset, length); !located) return located.error();
     if (length < 4) return Read::Skip;
     const unsigned char* p = m_shp.read(offset + 8, length);
-    auto damaged = [&] {
-        if (error) *error = QStringLiteral("'%1': record %2 is damaged").arg(m_path).arg(index);
-        return Read::Error;
-    };
+    auto damaged = [&] { return Error(QStringLiteral("'%1': record %2 is damaged").arg(m_path).arg(index)); };
     if (!p) return damaged();
     const int type = readLe32(p);
     if (type == 0) return Read::Skip;

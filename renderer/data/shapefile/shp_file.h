@@ -13,8 +13,8 @@ namespace maptune {
 class ShpFile {
 public:
     // Opens path.shp and its .shx (same base name, either case of extension).
-    static std::unique_ptr<ShpFile> open(const QString& shpPath, QString* error);
-    static std::unique_ptr<ShpFile> open(const QString& shpPath, const QString& shxPath, QString* error);
+    static Result<std::unique_ptr<ShpFile>> open(const QString& shpPath);
+    static Result<std::unique_ptr<ShpFile>> open(const QString& shpPath, const QString& shxPath);
 
     // The file next to `shpPath` with another extension ("dbf"), in lower
     // case if it exists, else upper case.
@@ -26,16 +26,17 @@ public:
     // Whether read() decodes files of this type (not multipatch, 31).
     static bool readsFileType(int shapeType);
 
-    enum class Read { Feature, Skip, Error };
+    enum class Read { Feature, Skip };
     // Record `index` (0-based) into `out` when its bounds meet `filter`
     // (an invalid filter takes everything). Skip: null shape, no points or
-    // outside the filter. Error: the files are damaged (message in `error`).
-    Read read(int index, const Rect& filter, Geometry& out, QString* error);
+    // outside the filter. An error when the files are damaged. Runs per
+    // record: `out` is filled in place, and only an error allocates.
+    Result<Read> read(int index, const Rect& filter, Geometry& out);
     void forgetBuffers();
 
 private:
     ShpFile() = default;
-    bool recordLocation(int index, int64_t& offset, int64_t& length, QString* error);
+    Status recordLocation(int index, int64_t& offset, int64_t& length);
 
     ChunkedFile m_shp, m_shx;
     QString m_path;
