@@ -1,4 +1,5 @@
 #include "raster/raster_classifier.h"
+#include "raster/raster_class_expression.h"
 
 #include <QStringList>
 
@@ -23,13 +24,11 @@ Rgba8 rangeColor(const StyleDef& s, double value)
 
 uint8_t opacityAlpha(const StyleDef& s) { return uint8_t(255 * int(s.opacity.value) / 100); }
 
-using Matcher = std::function<bool(double pixel, int r, int g, int b)>;
-
 class ClassTable final : public RasterClassifier {
 public:
     struct Entry {
         const ClassDef* cls;
-        Matcher match;  // empty: matches everything (no EXPRESSION)
+        RasterClassMatch match;  // empty: matches everything (no EXPRESSION)
     };
     explicit ClassTable(std::vector<Entry> entries) : m_entries(std::move(entries)) {}
 
@@ -91,11 +90,6 @@ private:
 
 }  // namespace
 
-// Compiles a class EXPRESSION against the raster items pixel, red, green, blue.
-// Provided by raster_class_expression.cpp (it depends on the expr module).
-std::optional<std::function<bool(double, int, int, int)>> compileRasterExpression(const ExpressionDef& def,
-                                                                                  QString* error);
-
 Result<std::unique_ptr<RasterClassifier>> RasterClassifier::create(const LayerDef& layer)
 {
     bool classified = false;
@@ -109,10 +103,9 @@ Result<std::unique_ptr<RasterClassifier>> RasterClassifier::create(const LayerDe
         if (c.status == 0) continue;
         ClassTable::Entry e{&c, {}};
         if (c.expression.isSet()) {
-            QString error;
-            auto m = compileRasterExpression(c.expression, &error);
-            if (!m) return Error(error);
-            e.match = std::move(*m);
+            auto m = compileRasterExpression(c.expression);
+            if (!m) return m.error();
+            e.match = std::move(m).value();
         }
         entries.push_back(std::move(e));
     }
