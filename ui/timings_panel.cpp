@@ -56,6 +56,13 @@ const DbPhase kDbPhases[] = {
     {"fetch", QColor(0x75, 0x70, 0xb3), &DbTrace::fetchMs},
 };
 
+// Series keys of the map-wide phases: a control character keeps them apart
+// from any layer NAME.
+constexpr QChar kPhaseMark(0x01);
+const QString kLabelSeries = kPhaseMark + QStringLiteral("labels");
+const QString kEncodeSeries = kPhaseMark + QStringLiteral("encode");
+bool isMapPhase(const QString& key) { return key.startsWith(kPhaseMark); }
+
 // One colour per layer in the history charts, in the order layers are first seen (Tableau 10).
 const QRgb kLayerColours[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
                               0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
@@ -311,6 +318,12 @@ void TimingsPanel::record(const Trace& trace, qint64 atMs)
             }
         }
     }
+    // The label cache and encoding are not any layer's time, yet part of the total.
+    for (const auto& [key, ms] : {std::pair{kLabelSeries, trace.labelMs}, std::pair{kEncodeSeries, trace.encodeMs}}) {
+        if (ms <= 0) continue;
+        render.layers << LayerMs{key, ms, 0};
+        series(key);
+    }
     // Served requests finish on several threads: keep the history in time order.
     const auto at = std::upper_bound(m_totals.begin(), m_totals.end(), atMs,
                                      [](qint64 ms, const Render& r) { return ms < r.atMs; });
@@ -328,16 +341,29 @@ TimingsPanel::LayerSeries& TimingsPanel::series(const QString& layer)
 {
     for (LayerSeries& s : m_series)
         if (s.layer == layer) return s;
-    LayerSeries s{layer, QColor(kLayerColours[m_series.size() % std::size(kLayerColours)]), nullptr, nullptr};
-    s.render = addHistoryBars(m_history, m_series.isEmpty() ? nullptr : m_series.last().render, s);
-    m_series << s;
-    return m_series.last();
+    // Map phases in greys: they are not layers.
+    const QColor colour = layer == kLabelSeries    ? QColor(0x9a, 0x9a, 0x9a)
+                          : layer == kEncodeSeries ? QColor(0xcf, 0xcf, 0xcf)
+                                                   : QColor(kLayerColours[layerCount() % std::size(kLayerColours)]);
+    LayerSeries s{layer, colour, nullptr, nullptr};
+    // Layers stack in the order first seen, the map phases on top of them:
+    // a new layer goes above the last layer, below the phases.
+    const bool phase = isMapPhase(layer);
+    int insertAt = int(m_series.size());
+    if (!phase)
+        while (insertAt > 0 && isMapPhase(m_series[insertAt - 1].layer)) --insertAt;
+    s.render = addHistoryBars(m_history, insertAt > 0 ? m_series[insertAt - 1].render : nullptr, s);
+    if (insertAt == 0 && !m_series.isEmpty()) s.render->moveBelow(m_series.first().render);
+    m_series.insert(insertAt, s);
+    return m_series[insertAt];
 }
 
 QCPBars* TimingsPanel::addHistoryBars(QCustomPlot* plot, QCPBars* below, const LayerSeries& s)
 {
     auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
-    bars->setName(s.layer);
+    bars->setName(s.layer == kLabelSeries    ? tr("labels (all layers)")
+                  : s.layer == kEncodeSeries ? tr("encode")
+                                             : s.layer);
     bars->setBrush(s.colour);
     bars->setPen(Qt::NoPen);
     bars->setWidth(0.8);  // one bar per second
@@ -348,8 +374,24 @@ QCPBars* TimingsPanel::addHistoryBars(QCustomPlot* plot, QCPBars* below, const L
 QStringList TimingsPanel::historyLayers() const
 {
     QStringList layers;
-    for (const LayerSeries& s : m_series) layers << s.layer;
+    for (const LayerSeries& s : m_series)
+        if (!isMapPhase(s.layer)) layers << s.layer;
     return layers;
+}
+
+int TimingsPanel::layerCount() const
+{
+    return int(historyLayers().size());
+}
+
+QCPBars* TimingsPanel::labelHistory() const
+{
+    return layerHistory(kLabelSeries);
+}
+
+QCPBars* TimingsPanel::encodeHistory() const
+{
+    return layerHistory(kEncodeSeries);
 }
 
 QCPBars* TimingsPanel::layerHistory(const QString& layer) const

@@ -63,6 +63,11 @@ public:
     // whole seconds before the last replot; null when it has none.
     QCPBars* layerHistory(const QString& layer) const;
     QCPBars* dbHistory(const QString& layer) const;
+    // The map-wide phases' series in the render history, so that the stack
+    // adds up to the total line: the label cache drawn after all layers, and
+    // encoding. Null until a render has spent time in them.
+    QCPBars* labelHistory() const;
+    QCPBars* encodeHistory() const;
 
     // The time charts' window in seconds; 0: everything since the last clear.
     void setWindowSeconds(int seconds);
@@ -97,12 +102,13 @@ private:
     // Adds a render to the history (and the last-render charts); no history replot.
     void record(const Trace& trace, qint64 atMs);
     struct LayerSeries {
-        QString layer;
+        QString layer;  // or a map phase's key (kLabelSeries, kEncodeSeries)
         QColor colour;
         QCPBars* render = nullptr;
         QCPBars* db = nullptr;  // made when the layer first queries a database
     };
     LayerSeries& series(const QString& layer);
+    int layerCount() const;  // series that are layers, not map phases
     QCPBars* addHistoryBars(QCustomPlot* plot, QCPBars* below, const LayerSeries& s);
     QWidget* createServerPlot();
     QLayout* createToolBar();

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void initTestCase();
     void timingsDbSeries();
     void renderHistoryPerLayer();
+    void renderHistoryShowsLabelsAndEncode();
     void renderHistoryMeanPerSecond();
     void dbHistoryPerLayer();
     void historyWindow_data();
@@ -103,6 +104,39 @@ void TestUiTimings::timingsDbSeries()
     QCOMPARE(panel.dbLayers(), QStringList({"roads"}));
 }
 
+
+void TestUiTimings::renderHistoryShowsLabelsAndEncode()
+{
+    TimingsPanel panel;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QVERIFY(!panel.labelHistory());
+    // The label cache and encoding are map-wide: their own series, so that the
+    // stack reaches the total line.
+    Trace first;
+    first.layers << layerTrace("roads", 10);
+    first.labelMs = 4;
+    first.encodeMs = 3;
+    first.totalMs = 17;
+    panel.addTraceAt(first, now - 2000);
+    QVERIFY(panel.labelHistory());
+    QVERIFY(panel.encodeHistory());
+    QCOMPARE(values(panel.labelHistory()), QList<double>({4}));
+    QCOMPARE(values(panel.encodeHistory()), QList<double>({3}));
+    QCOMPARE(panel.historyLayers(), QStringList({"roads"}));  // phases are not layers
+    const double stack = values(panel.layerHistory("roads"))[0] + values(panel.labelHistory())[0]
+                         + values(panel.encodeHistory())[0];
+    QCOMPARE(stack, panel.historyPlot()->graph(0)->data()->at(0)->value);
+    QCOMPARE(panel.labelHistory()->name(), QStringLiteral("labels (all layers)"));
+    // A layer first seen later stacks on the layers, under the phases.
+    Trace second;
+    second.layers << layerTrace("roads", 8) << layerTrace("water", 2);
+    second.totalMs = 10;
+    panel.addTraceAt(second, now - 1000);
+    QCOMPARE(panel.layerHistory("water")->barBelow(), panel.layerHistory("roads"));
+    QCOMPARE(panel.labelHistory()->barBelow(), panel.layerHistory("water"));
+    QCOMPARE(panel.encodeHistory()->barBelow(), panel.labelHistory());
+    QCOMPARE(values(panel.labelHistory()), QList<double>({4, 0}));
+}
 
 void TestUiTimings::renderHistoryPerLayer()
 {
