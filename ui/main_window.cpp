@@ -2,6 +2,7 @@
 
 #include "benchmark_panel.h"
 #include "editor_panel.h"
+#include "help_dialog.h"
 #include "identify_panel.h"
 #include "layer_list_model.h"
 #include "lut_panel.h"
@@ -19,6 +20,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -29,6 +31,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
@@ -44,11 +47,25 @@ namespace {
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
 
+// The default layout as fractions of the window: the map keeps at least half
+// of each dimension.
+constexpr double kLeftShare = 0.20;
+constexpr double kRightShare = 0.27;
+constexpr double kBottomShare = 0.30;
+constexpr double kTimingsShareOfBottom = 0.58;
+
 QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content, QWidget* parent)
 {
     auto* dock = new QDockWidget(title, parent);
     dock->setObjectName(objectName);  // saveState() keys docks by object name
-    dock->setWidget(content);
+    // A panel smaller than its layout's minimum scrolls instead of cutting
+    // its buttons off (small screens, many docks in one column).
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(objectName + QStringLiteral("Scroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    dock->setWidget(scroll);
     return dock;
 }
 
@@ -96,7 +113,6 @@ void MainWindow::createDocks()
     m_layerView->setAlternatingRowColors(true);
     m_layerView->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_layerView->header()->setStretchLastSection(true);
-    m_layerView->setMinimumWidth(300);  // name, type, time and the start of the source
     m_layerView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_layerView, &QWidget::customContextMenuRequested, this, &MainWindow::showLayerMenu);
     auto* layers = makeDock(tr("Layers"), QStringLiteral("layersDock"), m_layerView, this);
@@ -108,7 +124,7 @@ void MainWindow::createDocks()
 
     m_timings = new TimingsPanel;
     auto* timings = makeDock(tr("Timings"), QStringLiteral("timingsDock"), m_timings, this);
-    addDockWidget(Qt::LeftDockWidgetArea, timings);
+    addDockWidget(Qt::BottomDockWidgetArea, timings);
 
     m_lut = new LutPanel(m_document);
     m_lut->setEngineContext(m_engine);
@@ -128,11 +144,12 @@ void MainWindow::createDocks()
     m_server = new ServerPanel;
     m_server->setEngineContext(m_engine);
     auto* server = makeDock(tr("Server"), QStringLiteral("serverDock"), m_server, this);
-    addDockWidget(Qt::LeftDockWidgetArea, server);
+    // Beside Timings: a served request shows in both at once.
+    addDockWidget(Qt::BottomDockWidgetArea, server);
+    splitDockWidget(timings, server, Qt::Horizontal);
     connect(m_document, &MapDocument::pathChanged, m_server, &ServerPanel::setMapPath);
     connect(m_document, &MapDocument::mapChanged, m_server, &ServerPanel::setMap);
     connect(m_server, &ServerPanel::requestServed, m_timings, &TimingsPanel::addServedRequest);
-    tabifyDockWidget(timings, server);
 
     m_identify = new IdentifyPanel;
     auto* identify = makeDock(tr("Identify"), QStringLiteral("identifyDock"), m_identify, this);
@@ -152,7 +169,26 @@ void MainWindow::createDocks()
     tabifyDockWidget(editor, advisor);
     editor->raise();
     layers->raise();
-    timings->raise();
+    m_defaultState = saveState();
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState);
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    for (const char* name : {"editor", "layers"}) raiseDock(QString::fromLatin1(name));
+    auto* layers = findChild<QDockWidget*>(QStringLiteral("layersDock"));
+    auto* editor = findChild<QDockWidget*>(QStringLiteral("editorDock"));
+    auto* timings = findChild<QDockWidget*>(QStringLiteral("timingsDock"));
+    auto* server = findChild<QDockWidget*>(QStringLiteral("serverDock"));
+    const int w = width(), h = height();
+    resizeDocks({layers, editor}, {int(w * kLeftShare), int(w * kRightShare)}, Qt::Horizontal);
+    resizeDocks({timings}, {int(h * kBottomShare)}, Qt::Vertical);
+    resizeDocks({timings, server}, {int(w * kTimingsShareOfBottom), int(w * (1 - kTimingsShareOfBottom))},
+                Qt::Horizontal);
 }
 
 void MainWindow::showLayerMenu(const QPoint& pos)
@@ -277,10 +313,14 @@ void MainWindow::createActions()
     });
     tools->addAction(m_identifyAction);
 
+    view->addSeparator();
+    view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
+
     m_windowMenu = menuBar()->addMenu(tr("&Window"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_windowMenu->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("MapTune &Help"), this, &MainWindow::showHelp)->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About MapTune"), this, &MainWindow::about);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -463,10 +503,8 @@ void MainWindow::readSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value("geometry").toByteArray())) resize(1400, 860);
-    if (!restoreState(settings.value("windowState").toByteArray())) {
-        if (auto* layers = findChild<QDockWidget*>(QStringLiteral("layersDock")))
-            resizeDocks({layers}, {380}, Qt::Horizontal);
-    }
+    // Dock sizes are fractions of the window, known once it is shown.
+    m_layoutPending = !restoreState(settings.value("windowState").toByteArray());
     updateRecentMenu();
 }
 
@@ -475,6 +513,32 @@ void MainWindow::writeSettings()
     QSettings settings;
     settings.setValue("geometry", saveGeometry());
     settings.setValue("windowState", saveState());
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_layoutPending) return;
+    m_layoutPending = false;
+    resetLayout();
+}
+
+QList<QAction*> MainWindow::menuActions() const
+{
+    QList<QAction*> actions;
+    for (QAction* top : menuBar()->actions())
+        if (QMenu* menu = top->menu())
+            for (QAction* a : menu->actions())
+                if (!a->isSeparator() && !a->menu()) actions << a;
+    return actions;
+}
+
+void MainWindow::showHelp()
+{
+    auto* dialog = new HelpDialog(menuActions(), this);
+    dialog->setObjectName(QStringLiteral("helpDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::about()

@@ -59,12 +59,20 @@ public:
     void identifyAt(const QPointF& mapPoint);
     // Fits the canvas to a layer's extent (found off the UI thread; layerZoomed when done).
     void zoomToLayer(const QString& name);
+    // View → Reset Layout: every dock back in its place, sized as fractions of
+    // the window (the map keeps at least half its width and height).
+    void resetLayout();
+    // Help → MapTune Help (F1): the manual, the shortcuts, the version.
+    void showHelp();
+    // Every action of the menu bar's menus, in menu order (the Help page lists their shortcuts).
+    QList<QAction*> menuActions() const;
 
 Q_SIGNALS:
     void layerZoomed(const QString& name, bool ok);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createDocks();
@@ -104,6 +112,8 @@ private:
     QAction* m_identifyAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_windowMenu = nullptr;
+    QByteArray m_defaultState;    // the docks as createDocks() placed them
+    bool m_layoutPending = false;  // no saved layout: resetLayout() once shown
     QLabel* m_mapPos;
     QLabel* m_lonLat;
     QLabel* m_scale;
