@@ -20,6 +20,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QResizeEvent>
 #include <QShowEvent>
 #include <QCoreApplication>
 #include <QDir>
@@ -53,6 +54,7 @@ constexpr double kLeftShare = 0.20;
 constexpr double kRightShare = 0.27;
 constexpr double kBottomShare = 0.30;
 constexpr double kTimingsShareOfBottom = 0.58;
+constexpr qint64 kFirstLayoutMs = 1500;  // how long the first layout follows the window's size
 
 QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content, QWidget* parent)
 {
@@ -519,7 +521,21 @@ void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
     if (!m_layoutPending) return;
-    m_layoutPending = false;
+    resetLayout();
+    // A window manager (or -geometry) often sets the real size just after the
+    // window appears: the first layout follows it for a moment, then the
+    // user's own dock sizes are left alone.
+    m_firstShown.start();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (!m_layoutPending || !m_firstShown.isValid()) return;
+    if (m_firstShown.elapsed() > kFirstLayoutMs) {
+        m_layoutPending = false;
+        return;
+    }
     resetLayout();
 }
 

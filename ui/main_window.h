@@ -6,6 +6,7 @@
 #include "data/engine_context.h"
 #include "mapfile/map_def.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 class QAction;
@@ -73,6 +74,7 @@ Q_SIGNALS:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void createDocks();
@@ -114,6 +116,7 @@ private:
     QMenu* m_windowMenu = nullptr;
     QByteArray m_defaultState;    // the docks as createDocks() placed them
     bool m_layoutPending = false;  // no saved layout: resetLayout() once shown
+    QElapsedTimer m_firstShown;
     QLabel* m_mapPos;
     QLabel* m_lonLat;
     QLabel* m_scale;

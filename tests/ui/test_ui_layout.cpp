@@ -29,6 +29,7 @@ private Q_SLOTS:
     void init();
     void mapKeepsHalfTheWindow_data();
     void mapKeepsHalfTheWindow();
+    void firstLayoutFollowsTheWindowManager();
     void panelsAreNeverCutOff_data();
     void panelsAreNeverCutOff();
     void resetLayoutRestoresTheDocks();
@@ -85,6 +86,17 @@ void TestUiLayout::mapKeepsHalfTheWindow()
     QVERIFY(!timings->visibleRegion().isEmpty());
     QVERIFY(!server->visibleRegion().isEmpty());
     QVERIFY(!timings->geometry().intersects(server->geometry()));
+}
+
+void TestUiLayout::firstLayoutFollowsTheWindowManager()
+{
+    // Shown at the default size, then given 1000×700 by the window manager
+    // (or -geometry) a moment later: the first layout follows.
+    MainWindow window;
+    showAt(window, QSize(1400, 860));
+    window.resize(1000, 700);
+    QCoreApplication::processEvents();
+    QVERIFY2(window.canvas()->width() >= 500, qPrintable(QString::number(window.canvas()->width())));
 }
 
 void TestUiLayout::panelsAreNeverCutOff_data()
