@@ -3,6 +3,7 @@
 #include "pool_status_view.h"
 #include "request_relay.h"
 
+#include "wms/online_resource.h"
 #include "server/http_server.h"
 #include "server/map_registry.h"
 #include "server/server_options.h"
@@ -145,6 +146,10 @@ void ServerPanel::setMapPath(const QString& path)
 {
     if (path == m_mapPath) return;
     m_mapPath = path;
+    // Another map: its requests start a log and counters of their own.
+    m_served = m_errors = 0;
+    m_log->clear();
+    m_lastError.clear();
     if (isRunning()) {
         stop();
         (void)start();  // the panel shows why it did not start
@@ -306,6 +311,11 @@ void ServerPanel::applyFilter()
     }
 }
 
+QString ServerPanel::statusText() const
+{
+    return m_status->text();
+}
+
 void ServerPanel::updateStatus()
 {
     const bool running = isRunning();
@@ -327,11 +337,19 @@ void ServerPanel::updateStatus()
     for (const MapStatus& s : m_registry->status()) {
         text += tr(" · %1 v%2").arg(s.name.toHtmlEscaped()).arg(s.generation);
         const ServedMapPtr served = m_registry->find(s.name);
-        if (served && m_editorMap && served->map == m_editorMap) text += tr(" (the editor's text)");
-        if (!s.lastError.isEmpty())
+        const bool editorText = served && m_editorMap && served->map == m_editorMap;
+        if (editorText) text += tr(" (the editor's text)");
+        // A save that did not load no longer matters once the editor's fixed text is served.
+        if (!s.lastError.isEmpty() && !editorText)
             text += tr(" <span style='color:#c02020'>(last save does not load: %1)</span>").arg(s.lastError.toHtmlEscaped());
     }
     if (!m_lastError.isEmpty()) text += tr(" <span style='color:#c02020'>%1</span>").arg(m_lastError.toHtmlEscaped());
+    m_onlineResourceWarning.clear();
+    if (const ServedMapPtr served = m_registry->single())
+        if (const auto elsewhere = foreignOnlineResource(*served->map, baseUrl()))
+            m_onlineResourceWarning = foreignOnlineResourceWarning(*elsewhere, baseUrl());
+    if (!m_onlineResourceWarning.isEmpty())
+        text += tr("<br><span style='color:#a06000'>⚠ %1</span>").arg(m_onlineResourceWarning.toHtmlEscaped());
     m_status->setText(text);
 }
 

@@ -56,6 +56,9 @@ public:
     int inFlight() const;
     QTreeWidget* log() const { return m_log; }
     PoolStatusView* pools() const { return m_pools; }
+    // Set while the served map's wms_onlineresource sends clients elsewhere (shown on the panel).
+    QString onlineResourceWarning() const { return m_onlineResourceWarning; }
+    QString statusText() const;
     // The generation of the map being served (1 at start, +1 per new version); 0 when stopped.
     int servedGeneration() const;
 
@@ -103,6 +106,7 @@ private:
     qint64 m_served = 0;
     qint64 m_errors = 0;
     QString m_lastError;
+    QString m_onlineResourceWarning;
 };
 
 }  // namespace maptune

@@ -1,5 +1,6 @@
 #include "cli/cli_commands.h"
 
+#include "wms/online_resource.h"
 #include "server/fastcgi_server.h"
 #include "server/http_server.h"
 #include "server/map_registry.h"
@@ -47,9 +48,15 @@ void waitForSignal()
 void printServed(const MapRegistry& registry, const QString& host, int port)
 {
     const QString h = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
-    for (const QString& name : registry.names())
+    for (const QString& name : registry.names()) {
         std::printf("Serving %s at http://%s:%d/%s?SERVICE=WMS&REQUEST=GetCapabilities\n", qPrintable(name),
                     qPrintable(h), port, qPrintable(name));
+        const QString url = QStringLiteral("http://%1:%2/%3").arg(h).arg(port).arg(name);
+        if (const ServedMapPtr served = registry.find(name))
+            if (const auto elsewhere = foreignOnlineResource(*served->map, url))
+                std::fprintf(stderr, "maptune-cli serve: warning: map '%s': %s\n", qPrintable(name),
+                             qPrintable(foreignOnlineResourceWarning(*elsewhere, url)));
+    }
     std::printf("Health at http://%s:%d/health, metrics at http://%s:%d/metrics. Stop with Ctrl+C.\n", qPrintable(h), port,
                 qPrintable(h), port);
     std::fflush(stdout);

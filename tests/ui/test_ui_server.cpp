@@ -8,6 +8,8 @@
 #include "pool_status_view.h"
 #include "server_panel.h"
 
+#include "wms/online_resource.h"
+
 #include "mapfile/map_loader.h"
 
 #include "data/postgis/pg_connection_pool.h"
@@ -37,6 +39,8 @@ private Q_SLOTS:
     void initTestCase();
     void serverPanelServesAndStops();
     void servesTheEditorsText();
+    void warnsOfAnOnlineResourceElsewhere();
+    void anotherMapStartsItsOwnLog();
     void poolStatusPerConnection();
     void poolStatusFollowsConnections();
 };
@@ -132,6 +136,63 @@ void TestUiServer::serverPanelServesAndStops()
     QVERIFY(!after.Get("/health"));
 }
 
+void TestUiServer::warnsOfAnOnlineResourceElsewhere()
+{
+    // A mapfile copied from another server still names that server's port:
+    // capabilities would send clients there.
+    QTemporaryDir dir;
+    QByteArray text = servedSquares();
+    text.replace("\"wms_srs\"", "\"wms_onlineresource\" \"http://127.0.0.1:1/cgi-bin/mapserv?\" \"wms_srs\"");
+    const QString path = writeFile(dir.filePath("copied.map"), text);
+    ServerPanel panel;
+    panel.setMapPath(path);
+    panel.setPort(0);
+    const Status started = panel.start();
+    QVERIFY2(started, qPrintable(started.message()));
+    QVERIFY2(panel.onlineResourceWarning().contains(QStringLiteral("http://127.0.0.1:1/cgi-bin/mapserv?")),
+             qPrintable(panel.onlineResourceWarning()));
+    QVERIFY(panel.onlineResourceWarning().contains(panel.baseUrl()));
+    QVERIFY(panel.statusText().contains(QStringLiteral("wms_onlineresource")));
+    panel.stop();
+
+    // Naming this very server (localhost for 127.0.0.1) is no reason to warn.
+    ServerPanel own;
+    const QString plain = writeFile(dir.filePath("own.map"), servedSquares());
+    own.setMapPath(plain);
+    own.setPort(0);
+    QVERIFY(own.start());
+    QVERIFY(own.onlineResourceWarning().isEmpty());
+    MapDefPtr map = parseMapText(servedSquares().replace(
+                                     "\"wms_srs\"", QStringLiteral("\"wms_onlineresource\" \"http://localhost:%1/own?\" \"wms_srs\"")
+                                                         .arg(own.port()).toUtf8()),
+                                 plain)
+                        .map;
+    QVERIFY(map);
+    QVERIFY(!foreignOnlineResource(*map, own.baseUrl()));
+    QVERIFY(foreignOnlineResource(*map, QStringLiteral("http://127.0.0.1:%1/own").arg(own.port() + 1)));
+}
+
+void TestUiServer::anotherMapStartsItsOwnLog()
+{
+    QTemporaryDir dir;
+    const QString first = writeFile(dir.filePath("first.map"), servedSquares());
+    const QString second = writeFile(dir.filePath("second.map"), servedSquares());
+    ServerPanel panel;
+    panel.setMapPath(first);
+    panel.setPort(0);
+    QVERIFY(panel.start());
+    httplib::Client client("127.0.0.1", panel.port());
+    QVERIFY(client.Get("/first?SERVICE=WMS&REQUEST=GetCapabilities"));
+    QVERIFY(client.Get("/first?SERVICE=WMS&REQUEST=GetMap"));  // a ServiceException: no LAYERS
+    QTRY_COMPARE(panel.servedCount(), qint64(2));
+    QCOMPARE(panel.log()->topLevelItemCount(), 2);
+    panel.setMapPath(second);
+    QVERIFY(panel.isRunning());
+    QCOMPARE(panel.servedCount(), qint64(0));
+    QCOMPARE(panel.errorCount(), qint64(0));
+    QCOMPARE(panel.log()->topLevelItemCount(), 0);
+}
+
 void TestUiServer::servesTheEditorsText()
 {
     QTemporaryDir dir;
@@ -195,6 +256,20 @@ void TestUiServer::servesTheEditorsText()
     QVERIFY(doc->compileNow());
     QCOMPARE(panel->servedGeneration(), generation + 1);
     QVERIFY(!fetch(nam, QUrl(panel->capabilitiesUrl())).body.contains("outside"));
+
+    // Another program saves a broken file while the editor's good text is served:
+    // the watcher cannot load it, and the status says so only while the saved
+    // file is what is served.
+    cursor.select(QTextCursor::Document);
+    cursor.insertText(text);
+    QVERIFY(doc->compileNow());
+    QTRY_VERIFY(panel->statusText().contains(QStringLiteral("the editor's text")));
+    QVERIFY(QFile::remove(path));
+    writeFile(path, QByteArray(saved).replace("END # MAP", "").replace("STATUS ON", "STATUS ON STYEL"));
+    QTest::qWait(1500);  // three polls of the registry's watcher
+    QVERIFY2(panel->statusText().contains(QStringLiteral("the editor's text")), qPrintable(panel->statusText()));
+    QVERIFY2(!panel->statusText().contains(QStringLiteral("does not load")), qPrintable(panel->statusText()));
+
     panel->stop();
 }
 
