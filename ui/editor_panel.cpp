@@ -1,28 +1,67 @@
 #include "editor_panel.h"
 
+#include "find_replace_bar.h"
+#include "go_to_line_bar.h"
 #include "map_document.h"
 #include "mapfile_editor.h"
 #include "mapfile_highlighter.h"
 
+#include <QAction>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QFile>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace maptune {
 
+namespace {
+
+// Where a problem is, on its item's first column.
+constexpr int kLineRole = Qt::UserRole;
+constexpr int kColumnRole = Qt::UserRole + 1;
+constexpr int kFileRole = Qt::UserRole + 2;  // set when it is in an included file
+
+// QTreeView wraps text when painting but sizes rows as if it did not: the
+// message column's height is measured at the column's width here.
+class WrappingDelegate : public QStyledItemDelegate {
+public:
+    WrappingDelegate(QTreeView* view, int column) : QStyledItemDelegate(view), m_view(view), m_column(column) {}
+
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QSize size = QStyledItemDelegate::sizeHint(option, index);
+        if (index.column() != m_column) return size;
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        const QStyle* style = m_view->style();
+        const int margin = (style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) * 2;
+        const int width = std::max(20, m_view->header()->sectionSize(m_column) - margin);
+        const QRect text = opt.fontMetrics.boundingRect(QRect(0, 0, width, 0), Qt::AlignLeft | Qt::TextWordWrap, opt.text);
+        size.setHeight(std::max(size.height(), text.height() + 4));
+        return size;
+    }
+
+private:
+    QTreeView* m_view;
+    int m_column;
+};
+
+}  // namespace
+
 EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_editor(new MapfileEditor), m_problems(new QTreeWidget),
-      m_tabs(new QTabWidget), m_status(new QLabel)
+      m_tabs(new QTabWidget), m_status(new QLabel), m_findBar(new FindReplaceBar), m_goToLine(new GoToLineBar)
 {
     m_editor->setDocument(document->textDocument());
     new MapfileHighlighter(document->textDocument());
@@ -37,22 +76,7 @@ EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     bar->addWidget(format);
     bar->addWidget(m_status, 1);
 
-    m_problems->setColumnCount(3);
-    m_problems->setHeaderLabels({tr("Severity"), tr("Where"), tr("Message")});
-    m_problems->setRootIsDecorated(false);
-    m_problems->header()->setStretchLastSection(true);
-    m_problems->setAlternatingRowColors(true);
-    auto goToProblem = [this](QTreeWidgetItem* item) {
-        const QString file = item->data(2, Qt::UserRole).toString();
-        if (!file.isEmpty()) {
-            showIncluded(file, item->data(0, Qt::UserRole + 1).toInt(), item->data(1, Qt::UserRole).toInt());
-            return;
-        }
-        m_tabs->setCurrentIndex(0);
-        m_editor->goTo(item->data(0, Qt::UserRole).toInt(), item->data(1, Qt::UserRole).toInt());
-    };
-    connect(m_problems, &QTreeWidget::itemActivated, this, goToProblem);
-    connect(m_problems, &QTreeWidget::itemClicked, this, goToProblem);
+    setUpProblems();
 
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_editor, tr("mapfile"));
@@ -62,9 +86,24 @@ EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     });
     connect(document, &MapDocument::mapChanged, this,
             [this](MapDefPtr map) { setIncludedFiles(map ? map->includedFiles : QStringList()); });
+    // Find and go to line work on the tab in front (the included files too).
+    m_findBar->setEditor(m_editor);
+    m_goToLine->setEditor(m_editor);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        m_findBar->setEditor(currentView());
+        m_goToLine->setEditor(currentView());
+    });
+
+    auto* editorPane = new QWidget;
+    auto* editorLayout = new QVBoxLayout(editorPane);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->setSpacing(0);
+    editorLayout->addWidget(m_tabs, 1);
+    editorLayout->addWidget(m_findBar);
+    editorLayout->addWidget(m_goToLine);
 
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_tabs);
+    split->addWidget(editorPane);
     split->addWidget(m_problems);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
@@ -74,8 +113,87 @@ EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(split);
 
+    createActions();
     connect(document, &MapDocument::diagnosticsChanged, this, &EditorPanel::showDiagnostics);
     showDiagnostics(document->diagnostics());
+}
+
+void EditorPanel::setUpProblems()
+{
+    m_problems->setColumnCount(4);
+    m_problems->setHeaderLabels({tr("Severity"), tr("Where"), tr("Fix"), tr("Message")});
+    m_problems->setRootIsDecorated(false);
+    m_problems->header()->setStretchLastSection(true);
+    // Only the message needs room: the other columns fit their contents.
+    for (int column : {SeverityCol, WhereCol, FixCol})
+        m_problems->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    m_problems->setAlternatingRowColors(true);
+    // Long messages (a path, what to do next) wrap instead of being cut off.
+    m_problems->setWordWrap(true);
+    m_problems->setUniformRowHeights(false);
+    m_problems->setTextElideMode(Qt::ElideNone);
+    m_problems->setItemDelegate(new WrappingDelegate(m_problems, MessageCol));
+    connect(m_problems->header(), &QHeaderView::sectionResized, m_problems, [this] { m_problems->doItemsLayout(); });
+    auto goToProblem = [this](QTreeWidgetItem* item) {
+        const QString file = item->data(SeverityCol, kFileRole).toString();
+        const int line = item->data(SeverityCol, kLineRole).toInt();
+        const int column = item->data(SeverityCol, kColumnRole).toInt();
+        if (!file.isEmpty()) {
+            showIncluded(file, line, column);
+            return;
+        }
+        m_tabs->setCurrentIndex(0);
+        if (line > 0) m_editor->goTo(line, column);
+    };
+    connect(m_problems, &QTreeWidget::itemActivated, this, goToProblem);
+    connect(m_problems, &QTreeWidget::itemClicked, this, goToProblem);
+}
+
+void EditorPanel::createActions()
+{
+    auto add = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* action = new QAction(text, this);
+        action->setShortcut(key);
+        // Like Undo/Redo: the keys act while the panel has focus.
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        m_actions << action;
+        return action;
+    };
+    auto* separator = new QAction(this);
+    separator->setSeparator(true);
+    m_actions << separator;
+    add(tr("&Find…"), QKeySequence(tr("Ctrl+F")), [this] { m_findBar->open(false); });
+    add(tr("Find and &Replace…"), QKeySequence(tr("Ctrl+H")), [this] {
+        m_tabs->setCurrentIndex(0);  // the included files are read-only
+        m_findBar->open(true);
+    });
+    add(tr("Find &Next"), QKeySequence(tr("F3")), [this] {
+        if (m_findBar->findField()->text().isEmpty()) m_findBar->open(false);
+        else m_findBar->findNext();
+    });
+    add(tr("Find Pre&vious"), QKeySequence(tr("Shift+F3")), [this] {
+        if (m_findBar->findField()->text().isEmpty()) m_findBar->open(false);
+        else m_findBar->findPrevious();
+    });
+    add(tr("&Go to Line…"), QKeySequence(tr("Ctrl+L")), [this] { m_goToLine->open(); });
+    // Letters, not brackets: Ctrl+Shift+[ is not typeable on every layout.
+    add(tr("Fold/Unfold &Block"), QKeySequence(tr("Ctrl+Shift+B")), [this] {
+        m_tabs->setCurrentIndex(0);
+        m_editor->toggleFoldAtCursor();
+    });
+    add(tr("Unfold &All"), QKeySequence(), [this] { m_editor->unfoldAll(); });
+    add(tr("Apply Suggested F&ix"), QKeySequence(tr("Ctrl+.")), [this] {
+        m_tabs->setCurrentIndex(0);
+        if (!m_editor->applyFixAtCursor()) m_status->setText(tr("no suggested fix at the cursor"));
+    });
+}
+
+QPlainTextEdit* EditorPanel::currentView() const
+{
+    auto* view = qobject_cast<QPlainTextEdit*>(m_tabs->currentWidget());
+    return view ? view : m_editor;
 }
 
 void EditorPanel::showDiagnostics(const Diagnostics& diagnostics)
@@ -91,13 +209,23 @@ void EditorPanel::showDiagnostics(const Diagnostics& diagnostics)
                                   .arg(d.pos.column);
         const QString severity = d.isError() ? tr("error")
                                  : d.severity == Diagnostic::Severity::Warning ? tr("warning") : tr("note");
-        auto* item = new QTreeWidgetItem(m_problems, {severity, where, d.message});
-        item->setData(0, Qt::UserRole, here ? d.pos.line : 0);
-        item->setData(0, Qt::UserRole + 1, d.pos.line);
-        if (!here) item->setData(2, Qt::UserRole, d.pos.file);
-        item->setData(1, Qt::UserRole, d.pos.column);
-        item->setForeground(0, d.isError() ? QColor(Qt::red) : QColor(0xb0, 0x70, 0x00));
-        item->setToolTip(2, d.toString());
+        auto* item = new QTreeWidgetItem(m_problems, {severity, where, QString(), d.message});
+        item->setData(SeverityCol, kLineRole, d.pos.line);
+        item->setData(SeverityCol, kColumnRole, d.pos.column);
+        if (!here) item->setData(SeverityCol, kFileRole, d.pos.file);
+        item->setForeground(SeverityCol, d.isError() ? QColor(Qt::red) : QColor(0xb0, 0x70, 0x00));
+        for (int column = 0; column < m_problems->columnCount(); ++column) item->setToolTip(column, d.toString());
+        if (here && d.fix) {
+            auto* fix = new QToolButton;
+            fix->setText(tr("→ %1").arg(d.fix->replacement));
+            fix->setToolTip(tr("Replace '%1' with '%2'").arg(d.fix->original, d.fix->replacement));
+            fix->setAutoRaise(true);
+            connect(fix, &QToolButton::clicked, this, [this, d] {
+                m_tabs->setCurrentIndex(0);
+                if (!m_editor->applyFix(d)) m_status->setText(tr("the text changed there: the fix no longer applies"));
+            });
+            m_problems->setItemWidget(item, FixCol, fix);
+        }
         (d.isError() ? errors : warnings)++;
     }
     m_status->setText(errors ? tr("%n error(s): the map shows the last good version", nullptr, errors)

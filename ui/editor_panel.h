@@ -1,12 +1,17 @@
 #pragma once
 // The mapfile editor dock's content: the editor on the MapDocument's text,
-// a Format button and the clickable problems list. Files the map reads
-// through INCLUDE (and SYMBOLSET/FONTSET) open in read-only tabs beside it.
+// a Format button, find/replace and go-to-line bars, and the clickable
+// problems list (every diagnostic of the parser and the validator, each at
+// its line:column, with a Fix button where the parser has a suggestion).
+// Files the map reads through INCLUDE (and SYMBOLSET/FONTSET) open in
+// read-only tabs beside it.
 
 #include "mapfile/diagnostic.h"
 
+#include <QList>
 #include <QWidget>
 
+class QAction;
 class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
@@ -14,17 +19,28 @@ class QTreeWidget;
 
 namespace maptune {
 
+class FindReplaceBar;
+class GoToLineBar;
 class MapDocument;
 class MapfileEditor;
 
 class EditorPanel : public QWidget {
     Q_OBJECT
 public:
+    // Columns of problems().
+    enum Column { SeverityCol, WhereCol, FixCol, MessageCol };
+
     EditorPanel(MapDocument* document, QWidget* parent = nullptr);
 
     MapfileEditor* editor() const { return m_editor; }
     QTreeWidget* problems() const { return m_problems; }
     QTabWidget* tabs() const { return m_tabs; }
+    FindReplaceBar* findBar() const { return m_findBar; }
+    GoToLineBar* goToLineBar() const { return m_goToLine; }
+    // Find, Replace, Find Next/Previous, Go to Line, folding and Apply Fix,
+    // with their shortcuts (active while the panel has focus), starting with
+    // a separator: for the main window's Edit menu.
+    QList<QAction*> editActions() const { return m_actions; }
     // Shows these files in read-only tabs (the document's own file is skipped);
     // tabs of files no longer included close, the others re-read their file.
     void setIncludedFiles(const QStringList& files);
@@ -37,12 +53,18 @@ public Q_SLOTS:
 
 private:
     void showDiagnostics(const Diagnostics& diagnostics);
+    void setUpProblems();
+    void createActions();
+    QPlainTextEdit* currentView() const;
 
     MapDocument* m_document;
     MapfileEditor* m_editor;
     QTreeWidget* m_problems;
     QTabWidget* m_tabs;
     QLabel* m_status;
+    FindReplaceBar* m_findBar;
+    GoToLineBar* m_goToLine;
+    QList<QAction*> m_actions;
 };
 
 }  // namespace maptune

@@ -137,7 +137,9 @@ bool MapDocument::compileNow()
     // The validator's findings (a missing data file, an unknown EPSG code)
     // are shown, but the map is drawn anyway: the renderer draws every layer
     // it can and names the ones it cannot, as `maptune-cli render` does.
-    if (parsed) diagnostics += validateMap(*loaded.map);
+    // They are listed beside the parse errors too, as `maptune-cli check`
+    // lists them, so that one pass shows everything to fix.
+    if (loaded.map) diagnostics += validateMap(*loaded.map);
     m_diagnostics = diagnostics;
     Q_EMIT diagnosticsChanged(m_diagnostics);
     if (!parsed) {

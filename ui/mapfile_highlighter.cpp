@@ -1,24 +1,16 @@
 #include "mapfile_highlighter.h"
 
-#include <QSet>
+#include "mapfile_blocks.h"
 
 namespace maptune {
 
 namespace {
 
-// Keywords that open a block closed by END: shown bold, like structure.
-const QSet<QString>& blockKeywords()
+// Keywords that open a block closed by END, END itself and INCLUDE: shown
+// bold, like structure (the list is the editor's block matching's).
+bool isStructure(const QString& upper)
 {
-    static const QSet<QString> words = {
-        QStringLiteral("MAP"), QStringLiteral("LAYER"), QStringLiteral("CLASS"), QStringLiteral("STYLE"),
-        QStringLiteral("LABEL"), QStringLiteral("PROJECTION"), QStringLiteral("METADATA"),
-        QStringLiteral("VALIDATION"), QStringLiteral("FEATURE"), QStringLiteral("POINTS"), QStringLiteral("WEB"),
-        QStringLiteral("LEGEND"), QStringLiteral("SCALEBAR"), QStringLiteral("QUERYMAP"),
-        QStringLiteral("OUTPUTFORMAT"), QStringLiteral("SYMBOL"), QStringLiteral("COMPOSITE"),
-        QStringLiteral("LEADER"), QStringLiteral("GRID"), QStringLiteral("JOIN"), QStringLiteral("CLUSTER"),
-        QStringLiteral("SCALETOKEN"), QStringLiteral("VALUES"), QStringLiteral("PATTERN"),
-        QStringLiteral("CONNECTIONOPTIONS"), QStringLiteral("END"), QStringLiteral("INCLUDE")};
-    return words;
+    return upper == QLatin1String("END") || upper == QLatin1String("INCLUDE") || opensMapfileBlock(upper);
 }
 
 }  // namespace
@@ -69,7 +61,7 @@ void MapfileHighlighter::highlightBlock(const QString& text)
         const auto m = it.next();
         if (inString(int(m.capturedStart()))) continue;
         const QString word = m.captured().toUpper();
-        if (blockKeywords().contains(word)) setFormat(int(m.capturedStart()), int(m.capturedLength()), m_block);
+        if (isStructure(word)) setFormat(int(m.capturedStart()), int(m.capturedLength()), m_block);
         else if (m.captured() == word && word.size() > 1)
             setFormat(int(m.capturedStart()), int(m.capturedLength()), m_keyword);
     }

@@ -74,17 +74,20 @@ void checkLayer(const MapDef& map, const LayerDef& layer, RootChecker& roots)
 {
     const QString name = QStringLiteral("LAYER '%1'").arg(layer.name);
     const bool fileSource = layer.connectionType == ConnectionType::Local || layer.connectionType == ConnectionType::Raster;
+    // At the value that names the file, where the user has to change it.
+    const auto at = [&](const SourcePos& value) { return value.line > 0 ? value : layer.pos; };
     if (fileSource) {
-        roots.check(layer.data, true, layer.pos, QStringLiteral("DATA of ") + name);
+        roots.check(layer.data, true, at(layer.dataPos), QStringLiteral("DATA of ") + name);
         // A SCALETOKEN may put another file name into DATA at draw time.
         for (const ScaleTokenDef& token : layer.scaleTokens)
             for (const auto& [scale, value] : token.values)
                 if (layer.data.contains(token.name))
-                    roots.check(QString(layer.data).replace(token.name, value), true, layer.pos,
+                    roots.check(QString(layer.data).replace(token.name, value), true, at(layer.dataPos),
                                 QStringLiteral("DATA of %1 at SCALETOKEN %2 %3").arg(name, token.name, scale));
     }
     if (layer.connectionType == ConnectionType::OGR)
-        roots.check(layer.connection.isEmpty() ? layer.data : layer.connection, true, layer.pos,
+        roots.check(layer.connection.isEmpty() ? layer.data : layer.connection, true,
+                    layer.connection.isEmpty() ? at(layer.dataPos) : at(layer.connectionPos),
                     QStringLiteral("the OGR data source of ") + name);
     if (!layer.tileIndex.isEmpty() && !map.layer(layer.tileIndex))
         roots.check(layer.tileIndex, true, layer.pos, QStringLiteral("TILEINDEX of ") + name);

@@ -7,13 +7,22 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace maptune {
 
 struct Diagnostic {
     enum class Severity { Error, Warning, Note };
+    // A correction an editor can apply in one step: the text `original`
+    // written at pos should read `replacement` (a "did you mean").
+    struct Fix {
+        QString original;
+        QString replacement;
+    };
     Severity severity = Severity::Error;
     SourcePos pos;
     QString message;
+    std::optional<Fix> fix = std::nullopt;
 
     QString toString() const;
     bool isError() const { return severity == Severity::Error; }

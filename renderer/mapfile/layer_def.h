@@ -55,6 +55,10 @@ struct LayerDef {
     QString data;
     ConnectionType connectionType = ConnectionType::Local;
     QString connection;
+    // Where the DATA and CONNECTION values were written, so that a missing
+    // file is reported at the value to correct rather than at LAYER.
+    SourcePos dataPos;
+    SourcePos connectionPos;
     QString plugin;
     QStringList processing;          // in order, "KEY=VALUE" as written
     ProjectionDef projection;

@@ -43,6 +43,8 @@ void clearPositions(MapDef& map)
     if (map.scalebar.label) clearLabel(*map.scalebar.label);
     for (auto& layer : map.layers) {
         layer.pos = {};
+        layer.dataPos = {};
+        layer.connectionPos = {};
         for (auto& c : layer.classes) {
             c.pos = {};
             for (auto& s : c.styles) s.pos = {};

@@ -173,6 +173,8 @@ QString MapParser::readWord(const Token& kw, const std::vector<const char*>& all
                      .arg(v.describe(), kw.upper(),
                           suggestion.isEmpty() ? QStringLiteral("one of ") + names.join(QLatin1String(", "))
                                                : QStringLiteral("'%1'?").arg(suggestion)));
+    // A quoted value's text is not what is written at its position; only a bare word is replaced.
+    if (!suggestion.isEmpty() && v.kind == Token::Kind::Word) m_diags.last().fix = Diagnostic::Fix{v.text, suggestion};
     return {};
 }
 
@@ -413,6 +415,7 @@ void MapParser::reportUnknown(const Token& t, const char* blockName, const QStri
         message += QStringLiteral(" (%1 goes in a %2 block)").arg(t.upper(), home);
     }
     error(t.pos, message);
+    if (!suggestion.isEmpty()) m_diags.last().fix = Diagnostic::Fix{t.text, suggestion};
 }
 
 void MapParser::skipArguments(const Token& unknown)

@@ -112,9 +112,15 @@ KeywordTable<LayerDef> buildLayerTable()
         {QStringLiteral("TYPE"), Ly{readLayerType}},
         {QStringLiteral("STATUS"),
          Ly{[](MapParser& p, LayerDef& l, const Token& k) { l.status = readLayerStatus(p, k); }}},
-        {QStringLiteral("DATA"), stringField(&LayerDef::data)},
+        {QStringLiteral("DATA"), Ly{[](MapParser& p, LayerDef& l, const Token& k) {
+             l.dataPos = p.peek().pos;
+             l.data = p.readString(k);
+         }}},
         {QStringLiteral("CONNECTIONTYPE"), Ly{readConnectionType}},
-        {QStringLiteral("CONNECTION"), stringField(&LayerDef::connection)},
+        {QStringLiteral("CONNECTION"), Ly{[](MapParser& p, LayerDef& l, const Token& k) {
+             l.connectionPos = p.peek().pos;
+             l.connection = p.readString(k);
+         }}},
         {QStringLiteral("PLUGIN"), stringField(&LayerDef::plugin)},
         {QStringLiteral("PROCESSING"),
          Ly{[](MapParser& p, LayerDef& l, const Token& k) { l.processing << p.readString(k); }}},

@@ -75,9 +75,9 @@ void checkData(const MapDef& map, const LayerDef& layer, Diagnostics& out)
     if (layer.connectionType != ConnectionType::Local && layer.connectionType != ConnectionType::OGR) return;
     if (!layer.tileIndex.isEmpty()) return;
     // OGR: the datasource is CONNECTION when given (DATA then names a layer in it).
-    const QString source = layer.connectionType == ConnectionType::OGR && !layer.connection.isEmpty()
-                               ? layer.connection
-                               : layer.data;
+    const bool fromConnection = layer.connectionType == ConnectionType::OGR && !layer.connection.isEmpty();
+    const QString source = fromConnection ? layer.connection : layer.data;
+    const SourcePos valuePos = fromConnection ? layer.connectionPos : layer.dataPos;
     if (source.isEmpty() || looksLikeNonFile(source)) return;
     const QStringList candidates = dataPathCandidates(map, source);
     const bool shapefile = layer.connectionType == ConnectionType::Local && layer.type != LayerType::Raster;
@@ -85,9 +85,11 @@ void checkData(const MapDef& map, const LayerDef& layer, Diagnostics& out)
         if (QFileInfo::exists(c)) return;
         if (shapefile && QFileInfo::exists(c + QLatin1String(".shp"))) return;
     }
-    add(out, Diagnostic::Severity::Error, layer.pos,
-        QStringLiteral("DATA of LAYER '%1' not found: '%2' (looked in %3)")
-            .arg(layer.name, source, QDir::cleanPath(candidates.first())));
+    // At the value the user has to correct (a model built in code has no value position).
+    add(out, Diagnostic::Severity::Error, valuePos.line > 0 ? valuePos : layer.pos,
+        QStringLiteral("%1 of LAYER '%2' not found: '%3' (looked in %4)")
+            .arg(fromConnection ? QStringLiteral("CONNECTION") : QStringLiteral("DATA"), layer.name, source,
+                 QDir::cleanPath(candidates.first())));
 }
 
 bool symbolIsKnown(const MapDef& map, const QString& name)
