@@ -4,6 +4,7 @@
 #include "benchmark_results_model.h"
 #include "benchmark_settings.h"
 #include "benchmark_target_list.h"
+#include "layer_list_model.h"
 #include "map_document.h"
 #include "request_relay.h"
 #include "server_panel.h"
@@ -43,12 +44,14 @@ const std::pair<const char*, std::optional<PresetKind>> kPresets[] = {
     {"this map vs another WMS", PresetKind::Url},
 };
 
-// GetMap on the Server panel's WMS for the open map: its named layers in its CRS.
-Result<QString> embeddedTemplate(const QString& baseUrl, const MapDef& map, const QString& format)
+// GetMap on the Server panel's WMS for the open map: the given layers in its CRS.
+Result<QString> embeddedTemplate(const QString& baseUrl, const MapDef& map, const QStringList& layers,
+                                 const QString& format)
 {
     if (EmbeddedServer::mapSrs(map).isEmpty())
         return Error(QObject::tr("The map has no EPSG code: add PROJECTION \"init=epsg:NNNN\" END to benchmark it"));
     BenchGetMapParams params;
+    params.layers = layers.join(QLatin1Char(','));
     params.format = format;
     return baseUrl + QLatin1Char('?') + EmbeddedServer::getMapQuery(map, params);
 }
@@ -86,7 +89,7 @@ QString summaryText(const ExperimentResult& result, const ExperimentResult& prev
 
 BenchmarkPanel::BenchmarkPanel(MapDocument* document, ServerPanel* server, QWidget* parent)
     : QWidget(parent), m_document(document), m_server(server), m_targets(new BenchmarkTargetList),
-      m_settings(new BenchmarkSettings), m_preset(new QComboBox), m_layer(new QComboBox), m_presetExtra(new QLineEdit),
+      m_requested(new QLabel), m_settings(new BenchmarkSettings), m_preset(new QComboBox), m_layer(new QComboBox), m_presetExtra(new QLineEdit),
       m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
       m_save(new QPushButton(tr("Save…"))), m_progress(new QProgressBar), m_status(new QLabel),
       m_charts(new BenchmarkCharts), m_model(new BenchmarkResultsModel(this)), m_table(new QTableView),
@@ -96,6 +99,8 @@ BenchmarkPanel::BenchmarkPanel(MapDocument* document, ServerPanel* server, QWidg
     m_progress->setValue(0);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_requested->setWordWrap(true);
+    m_requested->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_cancel->setEnabled(false);
     m_save->setEnabled(false);
     m_save->setToolTip(tr("Save the results as JSON, CSV or a self-contained HTML report"));
@@ -118,6 +123,7 @@ BenchmarkPanel::BenchmarkPanel(MapDocument* document, ServerPanel* server, QWidg
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_targets);
+    layout->addWidget(m_requested);
     layout->addWidget(createPresetRow());
     layout->addWidget(m_settings);
     layout->addLayout(buttons);
@@ -192,6 +198,7 @@ void BenchmarkPanel::updatePresetFields()
     m_presetExtra->setPlaceholderText(kind == PresetKind::Url ? tr("the other WMS: GetMap URL template or base URL")
                                                               : tr("PostgreSQL conninfo, e.g. host=localhost dbname=gis"));
     m_targets->setEnabled(!kind);
+    m_requested->setVisible(!kind);  // presets serve variants with every named layer
     updateLayers();
 }
 
@@ -201,6 +208,7 @@ void BenchmarkPanel::updateLayers()
     const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
     const QString current = m_layer->currentText();
     m_layer->clear();
+    updateRequestedLayers();
     if (!map || !kind) return;
     for (const LayerDef& l : map->layers) {
         const bool raster = l.type == LayerType::Raster;
@@ -208,6 +216,57 @@ void BenchmarkPanel::updateLayers()
         if (wanted && !l.name.isEmpty()) m_layer->addItem(l.name);
     }
     if (m_layer->findText(current) >= 0) m_layer->setCurrentText(current);
+}
+
+void BenchmarkPanel::setVisibleLayers(const QStringList& layers)
+{
+    m_visibleLayers = layers;
+    updateRequestedLayers();
+}
+
+void BenchmarkPanel::setLayerList(const LayerListModel* model)
+{
+    connect(model, &LayerListModel::visibilityChanged, this, &BenchmarkPanel::setVisibleLayers);
+    connect(model, &QAbstractItemModel::modelReset, this, [this, model] { setVisibleLayers(model->visibleLayers()); });
+    setVisibleLayers(model->visibleLayers());
+}
+
+QStringList BenchmarkPanel::requestedLayers() const
+{
+    QStringList names;
+    const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
+    if (!map) return names;
+    for (const LayerDef& l : map->layers) {
+        if (l.name.isEmpty() || names.contains(l.name)) continue;
+        const bool shown = m_visibleLayers ? m_visibleLayers->contains(l.name) : l.status != LayerStatus::Off;
+        if (shown) names << l.name;
+    }
+    return names;
+}
+
+QString BenchmarkPanel::requestedLayersText() const
+{
+    return m_requested->text();
+}
+
+void BenchmarkPanel::updateRequestedLayers()
+{
+    const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
+    const QStringList requested = requestedLayers();
+    QStringList hidden;
+    if (map)
+        for (const LayerDef& l : map->layers)
+            if (!l.name.isEmpty() && !requested.contains(l.name) && !hidden.contains(l.name)) hidden << l.name;
+    const QString list = requested.join(QStringLiteral(", "));
+    QString text = !map                        ? tr("Open a map to benchmark it.")
+                   : requested.isEmpty()       ? tr("No layer is shown on the map: check one in the Layers list to benchmark this map.")
+                   : requested.size() == 1     ? tr("Requests the layer shown on the map: %1").arg(list)
+                                               : tr("Requests the %1 layers shown on the map: %2").arg(requested.size()).arg(list);
+    if (map && !requested.isEmpty() && !hidden.isEmpty())
+        text += tr(" (not the switched-off %1)").arg(hidden.join(QStringLiteral(", ")));
+    m_requested->setText(text);
+    m_requested->setToolTip(tr("\"this map\" asks the embedded server for what the canvas shows; "
+                               "check or uncheck layers in the Layers list to change it"));
 }
 
 void BenchmarkPanel::clearPreset()
@@ -271,10 +330,14 @@ Result<BenchmarkPanel::Plan> BenchmarkPanel::planTargets()
             if (const Status started = m_server->start(); !started)
                 return Error(tr("The embedded server does not start: %1").arg(started.message()));
         }
-        const Result<QString> url = embeddedTemplate(m_server->baseUrl(), *map, m_settings->format());
+        const QStringList layers = requestedLayers();
+        if (layers.isEmpty())
+            return Error(tr("No layer is shown on the map: check one in the Layers list to benchmark this map"));
+        const Result<QString> url = embeddedTemplate(m_server->baseUrl(), *map, layers, m_settings->format());
         if (!url) return url.error();
         plan.options.configs << ExperimentConfig{m_targets->embeddedLabel(), *url, {}, true};
-        plan.descriptions << tr("%1 on the embedded server").arg(QFileInfo(m_server->mapPath()).fileName());
+        plan.descriptions << tr("%1 on the embedded server, layers %2")
+                                 .arg(QFileInfo(m_server->mapPath()).fileName(), layers.join(QStringLiteral(", ")));
     }
     for (const UrlTarget& t : m_targets->checkedUrls()) {
         plan.options.configs << ExperimentConfig{t.label, t.urlTemplate, {}, false};
@@ -309,24 +372,28 @@ Result<BenchmarkPanel::Plan> BenchmarkPanel::planPreset()
     });
 }
 
-Status BenchmarkPanel::runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel)
+Status BenchmarkPanel::runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel,
+                                         const QString& baseFile)
 {
     if (isRunning()) return fail(tr("An experiment is running: cancel it first"));
     const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
     if (!map || !map->layer(layer)) return fail(tr("The map has no layer %1").arg(layer));
-    m_notes = {tr("Layer %1: its file as it is vs %2").arg(layer, otherFile)};
+    m_notes = {baseFile.isEmpty() ? tr("Layer %1: its file as it is vs %2").arg(layer, otherFile)
+                                  : tr("Layer %1: %2 before vs %3").arg(layer, baseFile, otherFile)};
     const QString dir = workDir();
-    Result<Plan> plan = planVariants([map, layer, otherFile, otherLabel, dir](const CancelToken&, const BenchmarkJob::PrepareProgress&)
-                           -> Result<QList<MapVariant>> {
+    const QString baseLabel = baseFile.isEmpty() ? tr("as is") : tr("before");
+    Result<Plan> plan = planVariants([map, layer, otherFile, otherLabel, baseFile, baseLabel, dir](
+                                         const CancelToken&, const BenchmarkJob::PrepareProgress&) -> Result<QList<MapVariant>> {
         MapDef before = MapVariantWriter::relocatable(*map);
         MapDef after = before;
+        if (!baseFile.isEmpty()) MapVariantWriter::layer(before, layer)->data = baseFile;
         MapVariantWriter::layer(after, layer)->data = otherFile;
         const QString base = MapVariantWriter::safeName(QFileInfo(map->path).completeBaseName());
-        const VariantWrite a = MapVariantWriter::write(before, dir, base + QStringLiteral("-as-is"));
+        const VariantWrite a = MapVariantWriter::write(before, dir, base + QStringLiteral("-") + MapVariantWriter::safeName(baseLabel));
         const VariantWrite b = MapVariantWriter::write(after, dir, base + QStringLiteral("-") + MapVariantWriter::safeName(otherLabel));
         if (!a.path) return Error(a.error);
         if (!b.path) return Error(b.error);
-        return QList<MapVariant>{{QObject::tr("as is"), *a.path, {}, MapVariantWriter::layer(before, layer)->data},
+        return QList<MapVariant>{{baseLabel, *a.path, {}, MapVariantWriter::layer(before, layer)->data},
                                  {otherLabel, *b.path, {}, otherFile}};
     });
     if (!plan) return fail(plan.message());

@@ -1,7 +1,8 @@
 #pragma once
 // The Benchmark dock: A/B load experiments from the workbench. Targets are
 // the open map on the embedded server (the Server panel's WMS, so the
-// Timings panel shows the served requests' per-layer times meanwhile), any
+// Timings panel shows the served requests' per-layer times meanwhile) with
+// the layers the canvas shows, as the panel says, any
 // WMS URL templates, or the map variants of a preset (LUT on/off, raster
 // formats, shapefile vs PostGIS, vs another WMS) served in process, whose
 // requests come out as requestServed for the Timings panel as well. Run
@@ -22,9 +23,9 @@
 #include <QMap>
 #include <QWidget>
 
-#include <variant>
-
 #include <memory>
+#include <optional>
+#include <variant>
 
 class QComboBox;
 class QLabel;
@@ -39,6 +40,7 @@ class BenchmarkCharts;
 class BenchmarkResultsModel;
 class BenchmarkSettings;
 class BenchmarkTargetList;
+class LayerListModel;
 class MapDocument;
 class RequestRelay;
 class ServerPanel;
@@ -65,12 +67,27 @@ public:
     // Where presets write variant mapfiles and raster copies (default: the cache folder).
     void setWorkDir(const QString& dir) { m_workDir = dir; }
 
+    // The layers the canvas shows (the Layers list's checked ones): what "this
+    // map" requests. Until it is given, the map's STATUS ON and DEFAULT layers,
+    // which is what the Layers list starts with.
+    void setVisibleLayers(const QStringList& layers);
+    // Follows the Layers list: its check boxes, and the rows it gets for a new map
+    // (it does not signal visibilityChanged for those).
+    void setLayerList(const LayerListModel* model);
+    // The named layers "this map" requests, in drawing order.
+    QStringList requestedLayers() const;
+    // What the panel says about them: "Requests the 2 layers shown on the map: red, frame".
+    QString requestedLayersText() const;
+
     bool isRunning() const;
     // Starts the experiment; an error (also shown on the panel) when it cannot.
     Status run();
     // The map as it is against a copy whose raster layer reads another file (a
-    // converted raster): what the raster advisor's conversion gained.
-    Status runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel);
+    // converted raster): what the raster advisor's conversion gained. baseFile:
+    // what the baseline's layer reads instead of its file as it is ("before"),
+    // for a map that was already pointed at otherFile.
+    Status runFileComparison(const QString& layer, const QString& otherFile, const QString& otherLabel,
+                             const QString& baseFile = {});
     void cancel();
     const ExperimentResult& lastResult() const { return m_result; }
     // The last finished experiment before this one (for "before / after" gains).
@@ -95,6 +112,7 @@ private:
     QWidget* createPresetRow();
     void updatePresetFields();
     void updateLayers();
+    void updateRequestedLayers();
     using MakeVariants =
         std::function<Result<QList<MapVariant>>(const CancelToken&, const BenchmarkJob::PrepareProgress&)>;
     Result<Plan> planTargets();
@@ -114,6 +132,7 @@ private:
     MapDocument* m_document;
     ServerPanel* m_server;
     BenchmarkTargetList* m_targets;
+    QLabel* m_requested;   // which layers "this map" requests
     BenchmarkSettings* m_settings;
     QComboBox* m_preset;
     QComboBox* m_layer;
@@ -132,6 +151,7 @@ private:
     RequestRelay* m_relay;                             // its requests, to the GUI thread
     std::shared_ptr<QStringList> m_variantDescriptions; // written by the worker's preparation
     QString m_workDir;
+    std::optional<QStringList> m_visibleLayers;
     QStringList m_labels, m_descriptions, m_notes;
     QList<LoadReport> m_runs;
     QList<int> m_runConfig;

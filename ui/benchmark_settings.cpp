@@ -38,8 +38,21 @@ BenchmarkSettings::BenchmarkSettings(QWidget* parent)
     m_size->setMaximumWidth(90);
     m_format->addItems({QStringLiteral("image/png"), QStringLiteral("image/jpeg")});
     m_format->setEditable(true);
-    m_area->addItems({tr("random windows in the map extent"), tr("shared/bench preset: raster"),
-                      tr("shared/bench preset: roads"), tr("random windows in an extent"), tr("bbox file")});
+    // In Area order. The two test-data scenes are the request sequences of the
+    // command-line benchmarks, named for what they show rather than by their keys.
+    const std::pair<QString, QString> areas[] = {
+        {tr("random views of the whole map"), tr("Windows inside the map's EXTENT, from all of it down to 1/16")},
+        {tr("test data: orthophoto views (0.5–4 m/pixel, EPSG:6677)"),
+         tr("Random windows inside the benchmark orthophoto, as the command-line raster benchmarks request")},
+        {tr("test data: central Tokyo roads (~5 km views, EPSG:4326)"),
+         tr("Views around the Imperial Palace shifted east-west, as the command-line roads benchmarks request")},
+        {tr("random views of an extent"), tr("Windows inside the extent you give, at resolutions in the range you give")},
+        {tr("bounding boxes from a file"), tr("One minx,miny,maxx,maxy a line, requested in turn")},
+    };
+    for (const auto& [label, tip] : areas) {
+        m_area->addItem(label);
+        m_area->setItemData(m_area->count() - 1, tip, Qt::ToolTipRole);
+    }
     m_extent->setPlaceholderText(tr("minx,miny,maxx,maxy"));
     m_res->setPlaceholderText(tr("min,max units per pixel"));
     m_bboxFile->setPlaceholderText(tr("one minx,miny,maxx,maxy a line"));

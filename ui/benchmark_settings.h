@@ -1,7 +1,7 @@
 #pragma once
 // The Benchmark panel's load settings: concurrency, a request count or a
 // duration per run, rounds, image size and format, and where the requests go
-// (random windows inside the map's EXTENT, a ../shared/bench preset, an
+// (random windows inside the map's EXTENT, a ../shared/bench test-data scene, an
 // extent with a resolution range, or a bbox file), resolved into the
 // LoadOptions and BboxSpec that every configuration shares.
 
@@ -38,6 +38,7 @@ public:
     int rounds() const;
     QString format() const;
     QString describe() const;        // "c=2, 10 requests x 2 rounds, 512x512 image/png"
+    QComboBox* areaCombo() const { return m_area; }   // "Requests": which views a run asks for
 
     // The shared load options (no URL template); the map gives the default
     // area. An error message instead.

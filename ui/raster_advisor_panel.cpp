@@ -4,7 +4,11 @@
 #include "map_document.h"
 
 #include "loadtest/raster_converter.h"
+#include "mapfile/map_lexer.h"
+#include "mapfile/map_paths.h"
 
+#include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -12,6 +16,9 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -77,12 +84,67 @@ QStringList rasterKey(const MapDef* map)
     return key;
 }
 
+QString cleanAbsolute(const QString& path)
+{
+    return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
+
+// What to write as DATA for file: relative when the map's own lookup (SHAPEPATH,
+// then the mapfile's folder) finds it that way, so the map stays movable with its data.
+QString dataValueFor(const MapDef& map, const QString& file)
+{
+    const QString absolute = cleanAbsolute(file);
+    const QString mapDir = mapDirectory(map);
+    QStringList bases;
+    if (!map.shapePath.isEmpty()) bases << QDir(mapDir).absoluteFilePath(map.shapePath);
+    bases << mapDir;
+    for (const QString& base : std::as_const(bases)) {
+        const QString relative = QDir(base).relativeFilePath(absolute);
+        if (relative.startsWith(QLatin1String("..")) || QDir::isAbsolutePath(relative)) continue;
+        if (cleanAbsolute(resolveDataPath(map, relative)) == absolute) return relative;
+    }
+    return absolute;
+}
+
+// Replaces the layer's DATA value in the text (the parse of which is map) by
+// value, as one undoable edit. The value is found at the position the parser
+// recorded and checked to be the DATA it read, so a stale map cannot edit the
+// wrong place.
+Status replaceLayerData(QTextDocument* text, const MapDef& map, const QString& layerName, const QString& value)
+{
+    const LayerDef* layer = map.layer(layerName);
+    if (!layer || layer->data.isEmpty() || layer->dataPos.line <= 0)
+        return Error(QObject::tr("Layer %1 has no DATA to point at the new file").arg(layerName));
+    if (!layer->dataPos.file.isEmpty() && !map.path.isEmpty() && cleanAbsolute(layer->dataPos.file) != cleanAbsolute(map.path))
+        return Error(QObject::tr("The DATA of layer %1 is written in %2 (an INCLUDE): change it there")
+                         .arg(layerName, QDir::toNativeSeparators(layer->dataPos.file)));
+    const QTextBlock block = text->findBlockByNumber(layer->dataPos.line - 1);
+    const QString line = block.text();
+    int start = 0;  // the parser counts columns in code points
+    for (int column = 1; column < layer->dataPos.column && start < line.size(); ++column)
+        start += line.at(start).isHighSurrogate() ? 2 : 1;
+    Diagnostics diagnostics;
+    const QByteArray rest = line.mid(start).toUtf8();
+    const std::vector<Token> tokens = MapLexer::scanSourceTokens(rest, {}, diagnostics);
+    if (!block.isValid() || tokens.empty() || tokens.front().offset != 0 || tokens.front().text != layer->data
+        || (tokens.front().kind != Token::Kind::String && tokens.front().kind != Token::Kind::Word))
+        return Error(QObject::tr("The DATA of layer %1 is not where the map was read from: let the editor's text "
+                                 "compile, then try again").arg(layerName));
+    const int length = int(QString::fromUtf8(rest.left(tokens.front().length)).size());
+    QTextCursor cursor(text);
+    cursor.setPosition(block.position() + start);
+    cursor.setPosition(block.position() + start + length, QTextCursor::KeepAnchor);
+    cursor.insertText(quoteMapString(value));  // one edit: one undo step
+    return {};
+}
+
 }  // namespace
 
 RasterAdvisorPanel::RasterAdvisorPanel(MapDocument* document, BenchmarkPanel* benchmark, QWidget* parent)
     : QWidget(parent), m_document(document), m_benchmark(benchmark), m_tree(new QTreeWidget),
       m_refresh(new QPushButton(tr("Inspect again"))), m_cancel(new QPushButton(tr("Cancel"))),
-      m_rerun(new QPushButton(tr("Re-run the benchmark to see the gain"))), m_progress(new QProgressBar),
+      m_rerun(new QPushButton(tr("Re-run the benchmark to see the gain"))),
+      m_pointLayer(new QPushButton(tr("Point the layer at the new file"))), m_progress(new QProgressBar),
       m_details(new QLabel), m_status(new QLabel)
 {
     qRegisterMetaType<maptune::RasterJobResult>();
@@ -95,6 +157,8 @@ RasterAdvisorPanel::RasterAdvisorPanel(MapDocument* document, BenchmarkPanel* be
     m_progress->setValue(0);
     m_cancel->setEnabled(false);
     m_rerun->setVisible(false);
+    m_pointLayer->setVisible(false);
+    m_pointLayer->setToolTip(tr("Changes the layer's DATA in the editor to the converted file (undoable; saved when you save)"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setWordWrap(true);
@@ -117,6 +181,7 @@ RasterAdvisorPanel::RasterAdvisorPanel(MapDocument* document, BenchmarkPanel* be
     buttons->addWidget(m_refresh);
     auto* progress = new QHBoxLayout;
     progress->addWidget(m_progress, 1);
+    progress->addWidget(m_pointLayer);
     progress->addWidget(m_rerun);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -130,6 +195,11 @@ RasterAdvisorPanel::RasterAdvisorPanel(MapDocument* document, BenchmarkPanel* be
     connect(m_refresh, &QPushButton::clicked, this, &RasterAdvisorPanel::refresh);
     connect(m_cancel, &QPushButton::clicked, this, &RasterAdvisorPanel::cancel);
     connect(m_rerun, &QPushButton::clicked, this, [this] { (void)rerunBenchmark(); });  // the Benchmark panel shows a refusal
+    connect(m_pointLayer, &QPushButton::clicked, this, [this] { (void)pointLayerAtResult(); });  // a refusal shows here
+    m_chooseOutput = [this](const QString& suggested) {
+        return QFileDialog::getSaveFileName(this, tr("Write the converted file"), suggested,
+                                            tr("GeoTIFF (*.tif *.tiff);;All files (*)"));
+    };
     connect(&m_inspect, &QFutureWatcher<QList<LayerRasterReport>>::finished, this, [this] {
         m_reports = m_inspect.result();
         showReports();
@@ -268,27 +338,48 @@ void RasterAdvisorPanel::updateButtons()
     m_refresh->setEnabled(!m_busy);
 }
 
-bool RasterAdvisorPanel::apply(RasterAction action)
+bool RasterAdvisorPanel::apply(RasterAction action, const QString& output)
 {
     QTreeWidgetItem* file = selectedFileItem();
     if (m_busy || !file) return false;
+    // Read before the dialog: an inspection finishing meanwhile rebuilds the tree.
     const QString path = file->data(NameCol, PathRole).toString();
-    m_lastLayer = file->data(NameCol, LayerRole).toString();
+    const QString layer = file->data(NameCol, LayerRole).toString();
+    const bool convert = action != RasterAction::BuildOverviews;
+    QString target = output;
+    if (convert && target.isEmpty()) {
+        target = m_chooseOutput ? m_chooseOutput(RasterAdvisor::convertedPath(action, path)) : QString();
+        if (target.isEmpty()) {
+            m_status->setText(tr("Not converted: no file was chosen to write."));
+            return false;
+        }
+    }
+    if (m_busy) return false;
+    m_lastLayer = layer;
+    m_lastSourcePath = path;
     m_lastAction = action;
     m_cancelToken = CancelToken();
     m_busy = true;
     m_rerun->setVisible(false);
+    m_pointLayer->setVisible(false);
     m_progress->setValue(0);
     m_status->setText(tr("%1: %2…").arg(RasterAdvisor::actionLabel(action), QFileInfo(path).fileName()));
     updateButtons();
     const CancelToken cancel = m_cancelToken;
-    m_action.setFuture(QtConcurrent::run([this, action, path, cancel] {
-        return RasterAdvisor::apply(action, path, {}, cancel, [this](double fraction, const QString& stage) {
+    m_action.setFuture(QtConcurrent::run([this, action, path, target, convert, cancel] {
+        const RasterProgress progress = [this](double fraction, const QString& stage) {
             QMetaObject::invokeMethod(this, [this, fraction, stage] {
                 m_progress->setValue(int(fraction * kProgressSteps));
                 if (!stage.isEmpty()) m_status->setText(stage);
             }, Qt::QueuedConnection);
-        });
+        };
+        if (convert && !QDir().mkpath(QFileInfo(target).absolutePath())) {
+            RasterJobResult r;
+            r.error = QObject::tr("Cannot create the folder %1: choose another place").arg(QFileInfo(target).absolutePath());
+            return r;
+        }
+        return convert ? RasterAdvisor::convert(action, path, target, cancel, progress)
+                       : RasterAdvisor::apply(action, path, {}, cancel, progress);
     }));
     return true;
 }
@@ -311,6 +402,9 @@ void RasterAdvisorPanel::onActionDone()
                               ? tr("Overviews built: %1").arg(result.path)
                               : tr("Written %1%2").arg(result.path, result.reused ? tr(" (an up-to-date copy was kept)") : QString()));
         m_rerun->setVisible(m_benchmark != nullptr);
+        // Only a layer that reads the converted file itself (not a tile of a tile index) can be pointed at the copy.
+        m_pointLayer->setVisible(m_lastAction != RasterAction::BuildOverviews && m_document
+                                 && layerFile(m_lastLayer) == cleanAbsolute(m_lastSourcePath));
     } else if (result.cancelled) {
         m_progress->setValue(0);
         m_status->setText(tr("Cancelled: nothing was changed."));
@@ -322,14 +416,61 @@ void RasterAdvisorPanel::onActionDone()
     Q_EMIT actionFinished(result);
 }
 
+QString RasterAdvisorPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString RasterAdvisorPanel::layerFile(const QString& layer) const
+{
+    const MapDefPtr map = m_document ? m_document->lastGoodMap() : nullptr;
+    const LayerDef* l = map ? map->layer(layer) : nullptr;
+    if (!l || l->data.isEmpty() || !l->tileIndex.isEmpty()) return {};
+    return cleanAbsolute(resolveDataPath(*map, l->data));
+}
+
+Status RasterAdvisorPanel::fail(const QString& message)
+{
+    m_status->setText(QStringLiteral("<span style='color:#c02020'>%1</span>").arg(message.toHtmlEscaped()));
+    return Error(message);
+}
+
 Status RasterAdvisorPanel::rerunBenchmark()
 {
     if (!m_benchmark) return Error(tr("No Benchmark panel to re-run"));
     if (m_lastResultPath.isEmpty()) return Error(tr("Nothing to re-run: build overviews or convert a file first"));
     m_rerun->setVisible(false);
-    if (m_lastAction == RasterAction::BuildOverviews) return m_benchmark->run();
-    const QString label = m_lastAction == RasterAction::ConvertToCog ? tr("COG") : tr("tiled GeoTIFF");
-    return m_benchmark->runFileComparison(m_lastLayer, m_lastResultPath, label);
+    Status started;
+    if (m_lastAction == RasterAction::BuildOverviews) {
+        started = m_benchmark->run();
+    } else {
+        const QString label = m_lastAction == RasterAction::ConvertToCog ? tr("COG") : tr("tiled GeoTIFF");
+        // Once the layer reads the copy, "as is" is the copy: the baseline is the file before.
+        const bool pointed = layerFile(m_lastLayer) == cleanAbsolute(m_lastResultPath);
+        started = m_benchmark->runFileComparison(m_lastLayer, m_lastResultPath, label,
+                                                 pointed ? m_lastSourcePath : QString());
+    }
+    Q_EMIT showBenchmarkRequested();  // its progress, or why it did not start, is shown there
+    return started;
+}
+
+Status RasterAdvisorPanel::pointLayerAtResult()
+{
+    if (!m_document) return fail(tr("No mapfile to edit"));
+    if (m_lastAction == RasterAction::BuildOverviews || m_lastResultPath.isEmpty())
+        return fail(tr("Nothing to point the layer at: convert a file first"));
+    // The positions must be those of the text as it is now.
+    if (!m_document->compileNow() || !m_document->lastGoodMap())
+        return fail(tr("The mapfile has errors: fix them, then point layer %1 at the new file").arg(m_lastLayer));
+    const MapDefPtr map = m_document->lastGoodMap();
+    const QString value = dataValueFor(*map, m_lastResultPath);
+    if (const Status edited = replaceLayerData(m_document->textDocument(), *map, m_lastLayer, value); !edited)
+        return fail(edited.message());
+    m_document->compileNow();  // the canvas, the server and this panel see the new file at once
+    m_pointLayer->setVisible(false);
+    m_status->setText(tr("Layer %1 now reads %2 in the editor (not saved yet; Undo in the editor reverts it).")
+                          .arg(m_lastLayer, value));
+    return {};
 }
 
 }  // namespace maptune

@@ -276,14 +276,21 @@ RasterJobResult RasterAdvisor::apply(RasterAction action, const QString& path, c
         r.error = QStringLiteral("cannot create the directory '%1'").arg(outDir);
         return r;
     }
+    if (action == RasterAction::BuildOverviews) return RasterConverter::buildOverviews(path, {}, cancel, progress);
+    return convert(action, path, convertedPath(action, path, outDir), cancel, progress);
+}
+
+RasterJobResult RasterAdvisor::convert(RasterAction action, const QString& path, const QString& output,
+                                       const CancelToken& cancel, const RasterProgress& progress)
+{
+    RasterJobResult r;
+    r.path = output;
     switch (action) {
-    case RasterAction::BuildOverviews: return RasterConverter::buildOverviews(path, {}, cancel, progress);
-    case RasterAction::ConvertToTiledGeoTiff:
-        return RasterConverter::convert(path, convertedPath(action, path, outDir), RasterFormat::GeoTiffTiled, cancel, progress);
-    case RasterAction::ConvertToCog:
-        return RasterConverter::convert(path, convertedPath(action, path, outDir), RasterFormat::Cog, cancel, progress);
+    case RasterAction::BuildOverviews: r.error = QStringLiteral("building overviews writes no copy"); return r;
+    case RasterAction::ConvertToTiledGeoTiff: return RasterConverter::convert(path, output, RasterFormat::GeoTiffTiled, cancel, progress);
+    case RasterAction::ConvertToCog: return RasterConverter::convert(path, output, RasterFormat::Cog, cancel, progress);
     }
-    return {};
+    return r;
 }
 
 }  // namespace maptune

@@ -70,6 +70,10 @@ public:
     static RasterJobResult apply(RasterAction action, const QString& path, const QString& outDir = {},
                                  const CancelToken& cancel = {}, const RasterProgress& progress = {});
     static QString convertedPath(RasterAction action, const QString& path, const QString& outDir = {});
+    // A conversion action into the file output (atomically; never the source),
+    // for a name the user chose. An error for BuildOverviews, which writes no copy.
+    static RasterJobResult convert(RasterAction action, const QString& path, const QString& output,
+                                   const CancelToken& cancel = {}, const RasterProgress& progress = {});
 };
 
 }  // namespace maptune

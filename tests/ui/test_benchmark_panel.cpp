@@ -1,14 +1,17 @@
 // The Benchmark and raster advisor docks against a real embedded WMS on
 // loopback: a small interleaved experiment fills the table and the charts,
 // the served requests reach the Timings panel, Cancel ends a long run at
-// once, results save as JSON/CSV/HTML; the advisor lists a striped GeoTIFF
-// with the right advice and really builds its overviews.
+// once, results save as JSON/CSV/HTML; "this map" requests the layers the
+// Layers list shows; the advisor lists a striped GeoTIFF with the right
+// advice, really builds its overviews, asks where a conversion goes, points
+// the layer at it in the editor's text and brings the Benchmark dock forward.
 
 #include "benchmark_charts.h"
 #include "benchmark_panel.h"
 #include "benchmark_results_model.h"
 #include "benchmark_settings.h"
 #include "benchmark_target_list.h"
+#include "layer_list_model.h"
 #include "main_window.h"
 #include "map_document.h"
 #include "raster_advisor_panel.h"
@@ -20,7 +23,9 @@
 #include <gdal_priv.h>
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QDateTime>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -30,8 +35,11 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
+#include <QTreeView>
 #include <QTreeWidget>
 
 using namespace maptune;
@@ -128,6 +136,31 @@ QByteArray readFile(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// Unchecks a layer in a Layers view as a user does: the row made current, Space.
+bool switchOffLayer(QTreeView* view, const QString& layer)
+{
+    QAbstractItemModel* model = view->model();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QModelIndex index = model->index(row, LayerListModel::NameColumn);
+        if (index.data().toString() != layer) continue;
+        view->setCurrentIndex(index);
+        QTest::keyClick(view, Qt::Key_Space);
+        return index.data(Qt::CheckStateRole).toInt() == Qt::Unchecked;
+    }
+    return false;
+}
+
+// The LAYERS of the GetMap requests a spy on requestServed saw.
+QSet<QString> requestedLayers(const QSignalSpy& served)
+{
+    QSet<QString> layers;
+    for (const QList<QVariant>& args : served) {
+        const auto request = args.at(0).value<ServedRequest>();
+        if (request.type == QLatin1String("GetMap")) layers << request.layers;
+    }
+    return layers;
+}
+
 // A served map, a document on it, the Server panel and the Benchmark panel, wired as the main window does.
 struct Bench {
     QTemporaryDir dir;
@@ -184,11 +217,16 @@ private Q_SLOTS:
     void saveResults_data();
     void saveResults();
     void refusesWithoutTargets();
+    void requestsTheLayersShown();
+    void requestChoicesAreReadable();
     void presetRequestsReachTimings();
     void advisorListsStripedTiff();
     void advisorBuildsOverviews();
     void advisorConversionOffersComparison();
+    void advisorAsksWhereToWrite();
+    void advisorPointsLayerAtNewFile();
     void mainWindowDocks();
+    void mainWindowBenchmarksShownLayersAndRaisesDock();
 };
 
 void TestBenchmarkPanel::initTestCase()
@@ -323,6 +361,70 @@ void TestBenchmarkPanel::refusesWithoutTargets()
     QVERIFY(!b.server.isRunning());
 }
 
+void TestBenchmarkPanel::requestsTheLayersShown()
+{
+    // A Layers list as the main window has it: the document's maps go to the model.
+    Bench b;
+    QVERIFY(b.open());
+    b.panel->settings()->setRounds(1);
+    LayerListModel layers;
+    QObject::connect(&b.document, &MapDocument::mapChanged, &layers, [&layers](MapDefPtr map) { layers.setMap(map); });
+    layers.setMap(b.document.lastGoodMap());
+    QTreeView view;
+    view.setModel(&layers);
+    view.show();
+    b.panel->setLayerList(&layers);
+    QCOMPARE(b.panel->requestedLayers(), QStringList({"red", "frame"}));
+    QCOMPARE(b.panel->requestedLayersText(), QStringLiteral("Requests the 2 layers shown on the map: red, frame"));
+
+    // Switched off in the list: not requested, and the panel says so.
+    QVERIFY(switchOffLayer(&view, QStringLiteral("red")));
+    QCOMPARE(b.panel->requestedLayers(), QStringList({"frame"}));
+    QVERIFY2(b.panel->requestedLayersText().startsWith(QStringLiteral("Requests the layer shown on the map: frame")),
+             qPrintable(b.panel->requestedLayersText()));
+    QVERIFY(b.panel->requestedLayersText().contains(QStringLiteral("switched-off red")));
+    QSignalSpy served(&b.server, &ServerPanel::requestServed);
+    const auto result = b.runToEnd();
+    QVERIFY(result);
+    QVERIFY2(result->error.isEmpty(), qPrintable(result->error));
+    QTRY_VERIFY(served.count() >= 10);
+    QCOMPARE(requestedLayers(served), QSet<QString>({"frame"}));
+
+    // A layer added in the text is shown (STATUS ON) and requested; red stays off.
+    QString text = b.document.text();
+    text.replace(QStringLiteral("  LAYER\n    NAME \"frame\""),
+                 QStringLiteral("  LAYER\n    NAME \"blue\"\n    TYPE POLYGON\n    STATUS ON\n"
+                                "    FEATURE WKT \"POLYGON((500 100, 900 100, 900 400, 500 100))\" END\n"
+                                "    CLASS STYLE COLOR 0 0 255 END END\n  END\n  LAYER\n    NAME \"frame\""));
+    b.document.setText(text, b.document.path());
+    QVERIFY(b.document.compileNow());
+    QCOMPARE(b.panel->requestedLayers(), QStringList({"blue", "frame"}));
+    QVERIFY(b.panel->requestedLayersText().startsWith(QStringLiteral("Requests the 2 layers shown on the map: blue, frame")));
+
+    // Nothing shown: Run refuses with a hint instead of benchmarking every layer.
+    QVERIFY(switchOffLayer(&view, QStringLiteral("blue")));
+    QVERIFY(switchOffLayer(&view, QStringLiteral("frame")));
+    const Status refused = b.panel->run();
+    QVERIFY(!refused);
+    QVERIFY2(refused.message().contains(QStringLiteral("Layers list")), qPrintable(refused.message()));
+    QVERIFY(b.panel->statusText().contains(QStringLiteral("No layer is shown")));
+}
+
+void TestBenchmarkPanel::requestChoicesAreReadable()
+{
+    // The "Requests" row names what a user recognises, not the benchmark kit's keys.
+    BenchmarkPanel panel(nullptr, nullptr);
+    QComboBox* areas = panel.settings()->areaCombo();
+    QCOMPARE(areas->count(), 5);
+    for (int i = 0; i < areas->count(); ++i) {
+        const QString text = areas->itemText(i);
+        QVERIFY2(!text.contains(QStringLiteral("shared/")) && !text.contains(QStringLiteral("preset")), qPrintable(text));
+        QVERIFY2(!areas->itemData(i, Qt::ToolTipRole).toString().isEmpty(), qPrintable(text));
+    }
+    QVERIFY(areas->itemText(int(BenchmarkSettings::Area::PresetRaster)).contains(QStringLiteral("orthophoto")));
+    QVERIFY(areas->itemText(int(BenchmarkSettings::Area::PresetRoads)).contains(QStringLiteral("roads")));
+}
+
 void TestBenchmarkPanel::presetRequestsReachTimings()
 {
     // LUT on vs off on a small raster: the variants are served by the panel's
@@ -375,6 +477,8 @@ struct Advised {
     Bench bench;
     std::unique_ptr<RasterAdvisorPanel> advisor;
     QString tiff;
+    QStringList suggested;   // what the advisor proposed to write
+    QString chosen;          // the answer to "where to write": empty is the suggestion
 
     bool open()
     {
@@ -382,6 +486,10 @@ struct Advised {
         if (!writeStripedTiff(tiff, 2048) || !bench.open(kRasterMap)) return false;
         bench.panel->settings()->setRounds(1);
         advisor = std::make_unique<RasterAdvisorPanel>(&bench.document, bench.panel.get());
+        advisor->setOutputPathChooser([this](const QString& path) {
+            suggested << path;
+            return chosen.isEmpty() ? path : chosen;
+        });
         QSignalSpy inspected(advisor.get(), &RasterAdvisorPanel::inspected);
         return !advisor->reports().isEmpty() || inspected.wait(10000);
     }
@@ -391,11 +499,14 @@ struct Advised {
         return tree->topLevelItemCount() == 1 && tree->topLevelItem(0)->childCount() > 0 ? tree->topLevelItem(0)->child(0)
                                                                                           : nullptr;
     }
+    // The action by its button, as a user starts it.
     std::optional<RasterJobResult> applyAndWait(RasterAction action)
     {
         QSignalSpy done(advisor.get(), &RasterAdvisorPanel::actionFinished);
         QSignalSpy inspected(advisor.get(), &RasterAdvisorPanel::inspected);
-        if (!advisor->selectFile(QStringLiteral("ortho"), tiff) || !advisor->apply(action)) return std::nullopt;
+        QPushButton* button = advisor->actionButton(action);
+        if (!advisor->selectFile(QStringLiteral("ortho"), tiff) || !button->isEnabled()) return std::nullopt;
+        QTest::mouseClick(button, Qt::LeftButton);
         if (!done.wait(60000)) return std::nullopt;
         if (!inspected.wait(10000)) return std::nullopt;  // the panel looks at the files again
         return done.first().at(0).value<RasterJobResult>();
@@ -488,6 +599,92 @@ void TestBenchmarkPanel::advisorConversionOffersComparison()
     QVERIFY(experiment.summary[1].ratioToBaseline.has_value());
 }
 
+void TestBenchmarkPanel::advisorAsksWhereToWrite()
+{
+    Advised a;
+    QVERIFY(a.open());
+    const RasterAction convert = a.advisor->actionButton(RasterAction::ConvertToTiledGeoTiff)->isEnabled()
+                                     ? RasterAction::ConvertToTiledGeoTiff
+                                     : RasterAction::ConvertToCog;
+    const QString tag = convert == RasterAction::ConvertToCog ? QStringLiteral("cog") : QStringLiteral("tiled");
+    const QString defaultPath = a.bench.dir.filePath(QStringLiteral("striped-%1.tif").arg(tag));
+
+    // Declined: nothing runs, nothing is written.
+    QVERIFY(a.advisor->selectFile(QStringLiteral("ortho"), a.tiff));
+    a.advisor->setOutputPathChooser([&](const QString& path) {
+        a.suggested << path;
+        return QString();
+    });
+    QSignalSpy done(a.advisor.get(), &RasterAdvisorPanel::actionFinished);
+    QTest::mouseClick(a.advisor->actionButton(convert), Qt::LeftButton);
+    QCOMPARE(a.suggested, QStringList({defaultPath}));  // proposed in the data folder, under the usual name
+    QVERIFY(!a.advisor->isBusy());
+    QTest::qWait(200);
+    QCOMPARE(done.count(), 0);
+    QVERIFY(!QFile::exists(defaultPath));
+    QVERIFY(a.advisor->statusText().contains(QStringLiteral("Not converted")));
+
+    // Chosen elsewhere: written there only.
+    a.suggested.clear();
+    a.advisor->setOutputPathChooser([&](const QString& path) {
+        a.suggested << path;
+        return a.bench.dir.filePath(QStringLiteral("fast/ortho-fast.tif"));
+    });
+    const auto result = a.applyAndWait(convert);
+    QVERIFY(result);
+    QVERIFY2(result->ok, qPrintable(result->error));
+    QCOMPARE(a.suggested.size(), 1);
+    QCOMPARE(result->path, a.bench.dir.filePath(QStringLiteral("fast/ortho-fast.tif")));
+    QVERIFY(overviewCount(result->path) > 0);
+    QVERIFY(!QFile::exists(defaultPath));
+    QCOMPARE(overviewCount(a.tiff), 0);
+}
+
+void TestBenchmarkPanel::advisorPointsLayerAtNewFile()
+{
+    Advised a;
+    a.chosen = QStringLiteral("converted/striped-tiled.tif");
+    QVERIFY(a.open());
+    a.chosen = a.bench.dir.filePath(a.chosen);
+    QVERIFY(!a.advisor->pointLayerButton()->isVisible());
+    const QByteArray onDisk = readFile(a.bench.document.path());
+    const QString before = a.bench.document.text();
+    const auto result = a.applyAndWait(RasterAction::ConvertToTiledGeoTiff);
+    QVERIFY(result);
+    QVERIFY2(result->ok, qPrintable(result->error));
+    QCOMPARE(result->path, a.chosen);
+    QVERIFY(!a.advisor->pointLayerButton()->isHidden());
+
+    // The offer edits the editor's text: DATA names the new file relative to the map; the file on disk is untouched.
+    QTest::mouseClick(a.advisor->pointLayerButton(), Qt::LeftButton);
+    QVERIFY2(a.bench.document.text().contains(QStringLiteral("DATA \"converted/striped-tiled.tif\"")),
+             qPrintable(a.bench.document.text()));
+    QVERIFY(!a.bench.document.text().contains(QStringLiteral("\"striped.tif\"")));
+    QCOMPARE(a.bench.document.lastGoodMap()->layer(QStringLiteral("ortho"))->data, QStringLiteral("converted/striped-tiled.tif"));
+    QVERIFY(a.bench.document.isModified());
+    QCOMPARE(readFile(a.bench.document.path()), onDisk);
+    QVERIFY(a.advisor->pointLayerButton()->isHidden());
+    QVERIFY(a.advisor->statusText().contains(QStringLiteral("now reads")));
+
+    // Re-run after pointing: the file before against the new one (not the new one against itself).
+    QSignalSpy done(a.bench.panel.get(), &BenchmarkPanel::finished);
+    QSignalSpy raise(a.advisor.get(), &RasterAdvisorPanel::showBenchmarkRequested);
+    QVERIFY(!a.advisor->rerunButton()->isHidden());
+    QTest::mouseClick(a.advisor->rerunButton(), Qt::LeftButton);
+    QCOMPARE(raise.count(), 1);
+    QVERIFY(done.wait(60000));
+    const auto experiment = done.first().at(0).value<ExperimentResult>();
+    QVERIFY2(experiment.error.isEmpty(), qPrintable(experiment.error));
+    QCOMPARE(experiment.summary.size(), 2);
+    QCOMPARE(experiment.summary[0].label, QStringLiteral("before"));
+    QCOMPARE(experiment.summary[1].label, QStringLiteral("tiled GeoTIFF"));
+
+    // One undo step brings the text back.
+    QVERIFY(a.bench.document.textDocument()->isUndoAvailable());
+    a.bench.document.textDocument()->undo();
+    QCOMPARE(a.bench.document.text(), before);
+}
+
 void TestBenchmarkPanel::mainWindowDocks()
 {
     QTemporaryDir dir;
@@ -543,6 +740,63 @@ void TestBenchmarkPanel::mainWindowDocks()
         QTest::qWait(300);
         window.grab().save(screenshotDir() + "/advisor.png");
     }
+}
+
+void TestBenchmarkPanel::mainWindowBenchmarksShownLayersAndRaisesDock()
+{
+    QTemporaryDir dir;
+    const QString tiff = dir.filePath("striped.tif");
+    QVERIFY(writeStripedTiff(tiff, 2048));
+    QByteArray text(kRasterMap);
+    text.replace("END\nEND", "END\n" + QByteArray(kSquares).mid(QByteArray(kSquares).indexOf("  LAYER")));
+    MainWindow window;
+    QVERIFY(window.openFile(writeFile(dir.filePath("ortho.map"), text)));
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    BenchmarkPanel* panel = window.benchmarkPanel();
+    RasterAdvisorPanel* advisor = window.rasterAdvisorPanel();
+    BenchmarkSettings* s = panel->settings();
+    s->setConcurrency(2);
+    s->setRequestCount(10);
+    s->setRounds(1);
+    s->setImageSize(64, 64);
+    s->setWarmup(2);
+    window.serverPanel()->setPort(0);
+
+    // The Layers dock's check boxes decide what "this map" requests.
+    QTreeView* layersView = nullptr;
+    for (QTreeView* v : window.findChildren<QTreeView*>())
+        if (v->model() == window.layerModel()) layersView = v;
+    QVERIFY(layersView);
+    QVERIFY(window.raiseDock(QStringLiteral("layers")));
+    QVERIFY(switchOffLayer(layersView, QStringLiteral("red")));
+    QCOMPARE(panel->requestedLayers(), QStringList({"ortho", "frame"}));
+    QVERIFY(panel->requestedLayersText().startsWith(QStringLiteral("Requests the 2 layers shown on the map: ortho, frame")));
+
+    // The advisor's re-run brings the Benchmark dock to the front.
+    QVERIFY(window.raiseDock(QStringLiteral("rasterAdvisor")));
+    QTRY_COMPARE(advisor->reports().size(), 1);
+    // A tab behind another stays "visible" to Qt: what is on screen is its visible region.
+    QTRY_VERIFY(!advisor->visibleRegion().isEmpty());
+    QVERIFY(panel->visibleRegion().isEmpty());
+    QVERIFY(advisor->selectFile(QStringLiteral("ortho"), tiff));
+    QSignalSpy built(advisor, &RasterAdvisorPanel::actionFinished);
+    QVERIFY(advisor->actionButton(RasterAction::BuildOverviews)->isEnabled());
+    QTest::mouseClick(advisor->actionButton(RasterAction::BuildOverviews), Qt::LeftButton);
+    QVERIFY(built.wait(60000));
+    QVERIFY(advisor->rerunButton()->isVisible());
+    QSignalSpy served(window.serverPanel(), &ServerPanel::requestServed);
+    QSignalSpy done(panel, &BenchmarkPanel::finished);
+    QTest::mouseClick(advisor->rerunButton(), Qt::LeftButton);
+    QVERIFY(panel->isRunning());
+    QTRY_VERIFY(!panel->visibleRegion().isEmpty());
+    QVERIFY(advisor->visibleRegion().isEmpty());
+    QVERIFY(done.wait(60000));
+    QVERIFY2(done.first().at(0).value<ExperimentResult>().error.isEmpty(),
+             qPrintable(done.first().at(0).value<ExperimentResult>().error));
+    QTRY_VERIFY(served.count() >= 10);
+    QCOMPARE(requestedLayers(served), QSet<QString>({"ortho,frame"}));
 }
 
 QTEST_MAIN(TestBenchmarkPanel)
