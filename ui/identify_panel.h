@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QLabel;
+class QSpinBox;
 class QTreeWidget;
 
 namespace maptune {
@@ -20,6 +21,12 @@ public:
     ~IdentifyPanel() override;
 
     QTreeWidget* tree() const { return m_tree; }
+    QSpinBox* toleranceBox() const { return m_tolerance; }
+    // The click tolerance in pixels; unset: each layer's TOLERANCE (as GetFeatureInfo).
+    std::optional<double> tolerancePixels() const;
+    void setTolerancePixels(std::optional<double> pixels);
+    // The features of the last identify, for the canvas to outline.
+    QList<Geometry> resultGeometries() const;
     bool isBusy() const { return m_watcher.isRunning(); }
 
 public Q_SLOTS:
@@ -34,6 +41,8 @@ Q_SIGNALS:
 private:
     QTreeWidget* m_tree;
     QLabel* m_status;
+    QSpinBox* m_tolerance;
+    QList<IdentifyLayerResult> m_results;
     QFutureWatcher<QList<IdentifyLayerResult>> m_watcher;
     CancelToken m_cancel;
     QPointF m_point;

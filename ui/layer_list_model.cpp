@@ -1,6 +1,9 @@
 #include "layer_list_model.h"
 
+#include "wms/legend_icon.h"
+
 #include <QBrush>
+#include <QPainter>
 
 namespace maptune {
 
@@ -35,9 +38,46 @@ QString sourceOf(const LayerDef& layer)
     return layer.data;
 }
 
+QString classLabel(const ClassDef& cls, int index)
+{
+    if (!cls.name.isEmpty()) return cls.name;
+    if (!cls.title.isEmpty()) return cls.title;
+    if (cls.expression.isSet()) return cls.expression.text;
+    return QObject::tr("class %1").arg(index + 1);
+}
+
+// Layer rows carry internal id 0; a class row carries its layer's row + 1.
+constexpr quintptr kLayerId = 0;
+
 }  // namespace
 
-LayerListModel::LayerListModel(QObject* parent) : QAbstractTableModel(parent) {}
+LayerListModel::LayerListModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+int LayerListModel::layerRowOf(const QModelIndex& index)
+{
+    if (!index.isValid()) return -1;
+    return index.internalId() == kLayerId ? index.row() : int(index.internalId() - 1);
+}
+
+bool LayerListModel::isClassRow(const QModelIndex& index)
+{
+    return index.isValid() && index.internalId() != kLayerId;
+}
+
+QModelIndex LayerListModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount) return {};
+    if (!parent.isValid()) return row < m_rows.size() ? createIndex(row, column, kLayerId) : QModelIndex();
+    if (isClassRow(parent) || parent.column() != 0 || parent.row() >= m_rows.size()) return {};
+    if (row >= m_rows[parent.row()].classes.size()) return {};
+    return createIndex(row, column, quintptr(parent.row()) + 1);
+}
+
+QModelIndex LayerListModel::parent(const QModelIndex& child) const
+{
+    if (!isClassRow(child)) return {};
+    return createIndex(int(child.internalId() - 1), 0, kLayerId);
+}
 
 void LayerListModel::setMap(MapDefPtr map)
 {
@@ -56,6 +96,14 @@ void LayerListModel::setMap(MapDefPtr map)
             r.maxScale = layer.maxScaleDenom;
             r.isDefault = layer.status == LayerStatus::Default;
             r.visible = r.isDefault || previous.value(layer.name, layer.status == LayerStatus::On);
+            for (int c = 0; c < layer.classes.size(); ++c) {
+                QImage icon(kIconSize, QImage::Format_ARGB32_Premultiplied);
+                icon.fill(Qt::transparent);
+                QPainter painter(&icon);
+                drawLegendIcon(painter, *m_map, layer, layer.classes[c], QRect(QPoint(0, 0), kIconSize));
+                painter.end();
+                r.classes.append({classLabel(layer.classes[c], c), icon});
+            }
             m_rows.append(r);
         }
     }
@@ -119,12 +167,36 @@ const LayerDef* LayerListModel::layerAt(int row) const
     return m_map && row >= 0 && row < m_map->layers.size() ? &m_map->layers[row] : nullptr;
 }
 
-int LayerListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int LayerListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int LayerListModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid()) return int(m_rows.size());
+    if (isClassRow(parent) || parent.column() != 0) return 0;
+    return int(m_rows.at(parent.row()).classes.size());
+}
+
+int LayerListModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QVariant LayerListModel::classData(const QModelIndex& index, int role) const
+{
+    const Row& layer = m_rows.at(layerRowOf(index));
+    const ClassRow& cls = layer.classes.at(index.row());
+    if (index.column() != NameColumn) return {};
+    switch (role) {
+    case Qt::DisplayRole: return cls.label;
+    case Qt::DecorationRole: return cls.icon;
+    case Qt::ToolTipRole: return tr("class of %1").arg(layer.name);
+    case Qt::ForegroundRole:
+        if (!isInScale(layerRowOf(index))) return QBrush(Qt::gray);
+        break;
+    default: break;
+    }
+    return {};
+}
 
 QVariant LayerListModel::data(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    if (isClassRow(index)) return classData(index, role);
     const Row& r = m_rows.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
@@ -162,7 +234,7 @@ QVariant LayerListModel::data(const QModelIndex& index, int role) const
 bool LayerListModel::setData(const QModelIndex& index, const QVariant& value, int role)
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || role != Qt::CheckStateRole
-        || index.column() != NameColumn)
+        || index.column() != NameColumn || isClassRow(index))
         return false;
     Row& r = m_rows[index.row()];
     if (r.isDefault) return false;
@@ -178,6 +250,7 @@ Qt::ItemFlags LayerListModel::flags(const QModelIndex& index) const
 {
     if (!index.isValid()) return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (isClassRow(index)) return f;
     if (index.column() == NameColumn && !m_rows.at(index.row()).isDefault) f |= Qt::ItemIsUserCheckable;
     return f;
 }

@@ -1,18 +1,21 @@
 #pragma once
-// The map's layers as a table: a visibility check box, type, source and the
-// last render time. Layers outside their scale range at the current scale
-// are greyed; STATUS DEFAULT layers are always drawn (MapServer semantics).
+// The map's layers as a tree: per layer a visibility check box, type, source
+// and the last render time, and under it its classes with their legend keys
+// (drawn by the engine's legend code, as GetLegendGraphic draws them).
+// Layers outside their scale range at the current scale are greyed; STATUS
+// DEFAULT layers are always drawn (MapServer semantics).
 
 #include "mapfile/map_def.h"
 #include "trace/trace.h"
 
-#include <QAbstractTableModel>
+#include <QAbstractItemModel>
 #include <QHash>
+#include <QImage>
 #include <QStringList>
 
 namespace maptune {
 
-class LayerListModel : public QAbstractTableModel {
+class LayerListModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { NameColumn, TypeColumn, TimeColumn, SourceColumn, ColumnCount };
@@ -30,7 +33,14 @@ public:
     // Visible and in scale, top-most (last drawn) first: what identify queries.
     QStringList identifiableLayers() const;
     const LayerDef* layerAt(int row) const;
+    // The layer row of a layer's or a class's index; -1 for none.
+    static int layerRowOf(const QModelIndex& index);
+    // Whether the index is a class under a layer (its row: the class's index in the layer).
+    static bool isClassRow(const QModelIndex& index);
+    static constexpr QSize kIconSize{20, 12};
 
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
@@ -42,7 +52,13 @@ Q_SIGNALS:
     void visibilityChanged(const QStringList& visibleLayers);
 
 private:
+    struct ClassRow {
+        QString label;
+        QImage icon;
+    };
+    QVariant classData(const QModelIndex& index, int role) const;
     struct Row {
+        QList<ClassRow> classes;
         QString name;
         QString type;
         QString source;

@@ -5,6 +5,7 @@
 #include "help_dialog.h"
 #include "identify_panel.h"
 #include "layer_list_model.h"
+#include "layer_properties_dialog.h"
 #include "lut_panel.h"
 #include "map_canvas.h"
 #include "map_document.h"
@@ -20,6 +21,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QResizeEvent>
 #include <QShowEvent>
 #include <QCoreApplication>
@@ -30,7 +32,11 @@
 #include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QMenu>
 #include <QMenuBar>
+#include <QTabWidget>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
@@ -100,6 +106,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_canvas, &MapCanvas::renderWarnings, this,
             [this](const QStringList& w) { statusBar()->showMessage(w.join(QStringLiteral("; ")), 8000); });
     connect(m_canvas, &MapCanvas::cursorMoved, this, &MainWindow::showCursor);
+    connect(m_identify, &IdentifyPanel::finished, this, [this] { m_canvas->setHighlight(m_identify->resultGeometries()); });
     connect(m_canvas, &MapCanvas::viewChanged, this, &MainWindow::showScale);
 
     readSettings();
@@ -111,7 +118,13 @@ void MainWindow::createDocks()
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     m_layerView = new QTreeView;
     m_layerView->setModel(m_layerModel);
-    m_layerView->setRootIsDecorated(false);
+    // Each layer's classes with their legend keys under it.
+    m_layerView->setIconSize(LayerListModel::kIconSize);
+    m_layerView->setExpandsOnDoubleClick(false);  // double-click opens the LAYER block
+    connect(m_layerView, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (const LayerDef* layer = m_layerModel->layerAt(LayerListModel::layerRowOf(index))) showLayerInEditor(layer->name);
+    });
+    connect(m_layerModel, &QAbstractItemModel::modelReset, m_layerView, &QTreeView::expandAll);
     m_layerView->setAlternatingRowColors(true);
     m_layerView->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_layerView->header()->setStretchLastSection(true);
@@ -161,11 +174,13 @@ void MainWindow::createDocks()
     // Benchmarks of "this map" go through the Server panel, so Timings shows them as they run;
     // preset variants are served by the panel's own server, which reports to Timings too.
     m_benchmark = new BenchmarkPanel(m_document, m_server);
+    m_benchmark->setLayerList(m_layerModel);  // "this map" requests the layers the canvas shows
     connect(m_benchmark, &BenchmarkPanel::requestServed, m_timings, &TimingsPanel::addServedRequest);  // preset variants
     auto* benchmark = makeDock(tr("Benchmark"), QStringLiteral("benchmarkDock"), m_benchmark, this);
     addDockWidget(Qt::RightDockWidgetArea, benchmark);
     tabifyDockWidget(editor, benchmark);
     m_rasterAdvisor = new RasterAdvisorPanel(m_document, m_benchmark);
+    connect(m_rasterAdvisor, &RasterAdvisorPanel::showBenchmarkRequested, this, [this] { raiseDock(QStringLiteral("benchmark")); });
     auto* advisor = makeDock(tr("Raster Advisor"), QStringLiteral("rasterAdvisorDock"), m_rasterAdvisor, this);
     addDockWidget(Qt::RightDockWidgetArea, advisor);
     tabifyDockWidget(editor, advisor);
@@ -196,12 +211,61 @@ void MainWindow::resetLayout()
 void MainWindow::showLayerMenu(const QPoint& pos)
 {
     const QModelIndex index = m_layerView->indexAt(pos);
-    const LayerDef* layer = index.isValid() ? m_layerModel->layerAt(index.row()) : nullptr;
-    if (!layer) return;
+    QMenu* menu = layerMenu(LayerListModel::layerRowOf(index));
+    if (!menu) return;
+    menu->exec(m_layerView->viewport()->mapToGlobal(pos));
+    delete menu;
+}
+
+QMenu* MainWindow::layerMenu(int row)
+{
+    const LayerDef* layer = m_layerModel->layerAt(row);
+    if (!layer) return nullptr;
     const QString name = layer->name;
-    QMenu menu(this);
-    menu.addAction(tr("&Zoom to Layer"), this, [this, name] { zoomToLayer(name); });
-    menu.exec(m_layerView->viewport()->mapToGlobal(pos));
+    auto* menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("layerMenu"));
+    menu->addAction(tr("&Zoom to Layer"), this, [this, name] { zoomToLayer(name); });
+    menu->addAction(tr("Show in &Editor"), this, [this, name] { showLayerInEditor(name); });
+    const QModelIndex check = m_layerModel->index(row, LayerListModel::NameColumn);
+    const bool visible = m_layerModel->data(check, Qt::CheckStateRole).toInt() == Qt::Checked;
+    QAction* toggle = menu->addAction(visible ? tr("&Hide") : tr("&Show"), this, [this, check, visible] {
+        m_layerModel->setData(check, visible ? Qt::Unchecked : Qt::Checked, Qt::CheckStateRole);
+    });
+    toggle->setEnabled(layer->status != LayerStatus::Default);  // always drawn
+    menu->addSeparator();
+    menu->addAction(tr("&Properties…"), this, [this, name] { showLayerProperties(name); });
+    return menu;
+}
+
+bool MainWindow::showLayerInEditor(const QString& name)
+{
+    const MapDefPtr map = m_canvas->map() ? m_canvas->map() : m_document->lastGoodMap();
+    if (!map) return false;
+    for (const LayerDef& layer : map->layers) {
+        if (layer.name != name || layer.pos.line <= 0) continue;
+        raiseDock(QStringLiteral("editor"));
+        const bool ownFile = layer.pos.file.isEmpty() || QFileInfo(layer.pos.file) == QFileInfo(m_document->path());
+        if (!ownFile) return m_editor->showIncluded(layer.pos.file, layer.pos.line, layer.pos.column) != nullptr;
+        m_editor->tabs()->setCurrentIndex(0);
+        m_editor->editor()->goTo(layer.pos.line, layer.pos.column);
+        m_editor->editor()->setFocus();
+        return true;
+    }
+    return false;
+}
+
+void MainWindow::showLayerProperties(const QString& name)
+{
+    const MapDefPtr map = m_canvas->map();
+    if (!map) return;
+    for (const LayerDef& layer : map->layers) {
+        if (layer.name != name) continue;
+        auto* dialog = new LayerPropertiesDialog(*map, layer, this);
+        dialog->setObjectName(QStringLiteral("layerProperties"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        return;
+    }
 }
 
 void MainWindow::zoomToLayer(const QString& name)
@@ -249,8 +313,43 @@ bool MainWindow::raiseDock(const QString& name)
     return true;
 }
 
+void MainWindow::createScaleBox()
+{
+    // Type a scale ("2500", "1:2500", "1:2 500") and press Enter; the list offers round ones.
+    m_scaleBox = new QComboBox;
+    m_scaleBox->setObjectName(QStringLiteral("scaleBox"));
+    m_scaleBox->setEditable(true);
+    m_scaleBox->setInsertPolicy(QComboBox::NoInsert);
+    m_scaleBox->setMinimumContentsLength(11);
+    m_scaleBox->setToolTip(tr("The map's scale; type one and press Enter to zoom to it"));
+    for (int scale : {500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000, 1000000})
+        m_scaleBox->addItem(tr("1:%L1").arg(scale), scale);
+    connect(m_scaleBox->lineEdit(), &QLineEdit::returnPressed, this,
+            [this] { zoomToTypedScale(m_scaleBox->lineEdit()->text()); });
+    connect(m_scaleBox, &QComboBox::activated, this, [this](int index) {
+        m_canvas->zoomToScale(m_scaleBox->itemData(index).toDouble());
+    });
+}
+
+bool MainWindow::zoomToTypedScale(const QString& text)
+{
+    QString digits = text.trimmed();
+    if (const int colon = digits.indexOf(QLatin1Char(':')); colon >= 0) digits = digits.mid(colon + 1);
+    digits.remove(QRegularExpression(QStringLiteral("[\\s,.'\u00a0\u202f]")));
+    bool ok = false;
+    const double scale = digits.toDouble(&ok);
+    if (!ok || !(scale > 0)) {
+        statusBar()->showMessage(tr("Not a scale: \"%1\" (type e.g. 1:5000)").arg(text), 5000);
+        showScale();  // back to the map's scale
+        return false;
+    }
+    m_canvas->zoomToScale(scale);
+    return true;
+}
+
 void MainWindow::createActions()
 {
+    createScaleBox();
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QToolBar* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
@@ -284,12 +383,20 @@ void MainWindow::createActions()
     edit->addSeparator();
     edit->addAction(tr("&Format Mapfile"), m_editor, &EditorPanel::formatText)
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+    edit->addActions(m_editor->editActions());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* full = view->addAction(tr("Zoom to &Full Extent"), m_canvas, &MapCanvas::zoomFullExtent);
     full->setShortcut(QKeySequence(tr("Ctrl+0")));
-    view->addAction(tr("Zoom &In"), m_canvas, &MapCanvas::zoomIn)->setShortcut(QKeySequence::ZoomIn);
-    view->addAction(tr("Zoom &Out"), m_canvas, &MapCanvas::zoomOut)->setShortcut(QKeySequence::ZoomOut);
+    QAction* zoomIn = view->addAction(tr("Zoom &In"), m_canvas, &MapCanvas::zoomIn);
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoomOut = view->addAction(tr("Zoom &Out"), m_canvas, &MapCanvas::zoomOut);
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    m_zoomBoxAction = view->addAction(tr("Zoom to &Box"));
+    m_zoomBoxAction->setCheckable(true);
+    m_zoomBoxAction->setShortcut(QKeySequence(tr("Ctrl+B")));
+    m_zoomBoxAction->setToolTip(tr("Zoom to box: drag a rectangle on the map (Shift+drag works in any mode)"));
+    connect(m_zoomBoxAction, &QAction::toggled, m_canvas, &MapCanvas::setZoomBoxMode);
     QAction* back = view->addAction(tr("&Back"), m_canvas, &MapCanvas::back);
     back->setShortcut(QKeySequence::Back);
     QAction* forward = view->addAction(tr("&Forward"), m_canvas, &MapCanvas::forward);
@@ -301,6 +408,9 @@ void MainWindow::createActions()
     });
     back->setEnabled(false);
     forward->setEnabled(false);
+    tools->addAction(zoomIn);
+    tools->addAction(zoomOut);
+    tools->addAction(m_zoomBoxAction);
     tools->addAction(full);
     tools->addAction(back);
     tools->addAction(forward);
@@ -314,6 +424,9 @@ void MainWindow::createActions()
         if (m_identifyAction->isChecked()) identifyAt(p);
     });
     tools->addAction(m_identifyAction);
+    tools->addSeparator();
+    tools->addWidget(new QLabel(tr(" Scale ")));
+    tools->addWidget(m_scaleBox);
 
     view->addSeparator();
     view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
@@ -363,6 +476,7 @@ void MainWindow::showScale()
     const double scale = m_canvas->scaleDenominator();
     m_layerModel->setScaleDenominator(scale);
     m_scale->setText(scale > 0 ? tr("1:%L1").arg(qRound64(scale)) : QString());
+    if (!m_scaleBox->lineEdit()->hasFocus()) m_scaleBox->setEditText(m_scale->text());
 }
 
 void MainWindow::onMapChanged(MapDefPtr map, bool sameFile)

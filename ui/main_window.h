@@ -10,6 +10,7 @@
 #include <QMainWindow>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QMenu;
 class QTreeView;
@@ -56,8 +57,19 @@ public:
     BenchmarkPanel* benchmarkPanel() const { return m_benchmark; }
     RasterAdvisorPanel* rasterAdvisorPanel() const { return m_rasterAdvisor; }
     QAction* identifyAction() const { return m_identifyAction; }
+    QAction* zoomBoxAction() const { return m_zoomBoxAction; }
+    QComboBox* scaleBox() const { return m_scaleBox; }
+    // The scale box's Enter: "5000", "1:5000", "1:5 000"; false (and a message) when it is no scale.
+    bool zoomToTypedScale(const QString& text);
     // Queries the identifiable layers at a map point (what a canvas click does in identify mode).
     void identifyAt(const QPointF& mapPoint);
+    // The layer list's context menu for a layer row (caller owns it): zoom,
+    // show in editor, hide/show, properties. Null for no layer.
+    QMenu* layerMenu(int row);
+    // Puts the editor's cursor on the layer's LAYER keyword (its INCLUDE file's tab when there).
+    bool showLayerInEditor(const QString& name);
+    void showLayerProperties(const QString& name);
+    QTreeView* layerView() const { return m_layerView; }
     // Fits the canvas to a layer's extent (found off the UI thread; layerZoomed when done).
     void zoomToLayer(const QString& name);
     // View → Reset Layout: every dock back in its place, sized as fractions of
@@ -79,6 +91,7 @@ protected:
 private:
     void createDocks();
     void createActions();
+    void createScaleBox();
     void createStatusBar();
     void readSettings();
     void writeSettings();
@@ -112,6 +125,8 @@ private:
     BenchmarkPanel* m_benchmark = nullptr;
     RasterAdvisorPanel* m_rasterAdvisor = nullptr;
     QAction* m_identifyAction = nullptr;
+    QAction* m_zoomBoxAction = nullptr;
+    QComboBox* m_scaleBox = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_windowMenu = nullptr;
     QByteArray m_defaultState;    // the docks as createDocks() placed them

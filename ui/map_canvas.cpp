@@ -5,6 +5,7 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -69,6 +70,7 @@ void MapCanvas::setMap(MapDefPtr map, bool keepView)
     if (!keepView || !hadMap) {
         m_history.clear();
         m_image = {};
+        m_highlight.clear();  // features of another map
         zoomFullExtent();
     } else {
         scheduleRender();
@@ -264,6 +266,12 @@ void MapCanvas::paintEvent(QPaintEvent*)
             p.restore();
         }
     }
+    paintHighlight(p);
+    if (m_boxing) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), 1, Qt::DashLine));
+        p.setBrush(QColor(0x30, 0x60, 0xc0, 40));
+        p.drawRect(QRect(m_dragStart, m_boxEnd).normalized());
+    }
     if (m_compare) paintDivider(p);
     paintMessages(p);
     if (m_watcher.isRunning()) {
@@ -332,6 +340,11 @@ void MapCanvas::mousePressEvent(QMouseEvent* event)
         m_draggingSplit = true;
         return;
     }
+    if (m_zoomBoxMode || (event->modifiers() & Qt::ShiftModifier)) {
+        m_boxing = true;
+        m_dragStart = m_boxEnd = event->position().toPoint();
+        return;
+    }
     m_dragging = true;
     m_dragStart = event->position().toPoint();
     m_dragView = m_view;
@@ -343,6 +356,11 @@ void MapCanvas::mouseMoveEvent(QMouseEvent* event)
     Q_EMIT cursorMoved(toMap(event->position()));
     if (m_draggingSplit) {
         setSplitPosition(event->position().x() / std::max(1, width()));
+        return;
+    }
+    if (m_boxing) {
+        m_boxEnd = event->position().toPoint();
+        update();
         return;
     }
     if (!m_dragging) {
@@ -358,14 +376,80 @@ void MapCanvas::mouseMoveEvent(QMouseEvent* event)
 void MapCanvas::setIdentifyMode(bool on)
 {
     m_identifyMode = on;
-    if (on) setCursor(Qt::CrossCursor);
+    if (on || m_zoomBoxMode) setCursor(Qt::CrossCursor);
     else unsetCursor();
+}
+
+void MapCanvas::setZoomBoxMode(bool on)
+{
+    m_zoomBoxMode = on;
+    setIdentifyMode(m_identifyMode);  // the cursor for both modes
+}
+
+void MapCanvas::zoomToScale(double denominator)
+{
+    const double current = scaleDenominator();
+    if (!(denominator > 0) || !(current > 0) || !std::isfinite(denominator)) return;
+    zoomAbout(QPointF(width() / 2.0, height() / 2.0), denominator / current);
+}
+
+void MapCanvas::setHighlight(QList<Geometry> geometries)
+{
+    m_highlight = std::move(geometries);
+    update();
+}
+
+QPointF MapCanvas::toPixel(double x, double y) const
+{
+    const Rect e = extent();
+    return {(x - e.minx) / m_view.unitsPerPixel, (e.maxy - y) / m_view.unitsPerPixel};
+}
+
+void MapCanvas::paintHighlight(QPainter& p)
+{
+    if (m_highlight.isEmpty()) return;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    // A light halo under a strong line: visible on dark and light maps alike.
+    const QPen halo(QColor(255, 255, 255, 220), 6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    const QPen line(QColor(0xff, 0x00, 0xc8), 3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    for (const Geometry& g : std::as_const(m_highlight)) {
+        QPainterPath path;
+        for (int part = 0; part < g.partCount(); ++part) {
+            const int begin = g.partStart[part], end = g.partEnd(part);
+            for (int i = begin; i < end; ++i) {
+                const QPointF px = toPixel(g.xy[2 * i], g.xy[2 * i + 1]);
+                if (g.type == Geometry::Type::Point) path.addEllipse(px, 6, 6);
+                else if (i == begin) path.moveTo(px);
+                else path.lineTo(px);
+            }
+            if (g.type == Geometry::Type::Polygon) path.closeSubpath();
+        }
+        for (const QPen& pen : {halo, line}) {
+            p.setPen(pen);
+            p.setBrush(Qt::NoBrush);
+            p.drawPath(path);
+        }
+    }
+    p.restore();
 }
 
 void MapCanvas::mouseReleaseEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::LeftButton && m_draggingSplit) {
         m_draggingSplit = false;
+        return;
+    }
+    if (event->button() == Qt::LeftButton && m_boxing) {
+        m_boxing = false;
+        const QRect box = QRect(m_dragStart, event->position().toPoint()).normalized();
+        update();
+        if (box.width() < 4 || box.height() < 4) {  // a click, not a box
+            Q_EMIT clicked(toMap(event->position()));
+            return;
+        }
+        const QPointF a = toMap(box.topLeft()), b = toMap(box.bottomRight());
+        setExtent({std::min(a.x(), b.x()), std::min(a.y(), b.y()), std::max(a.x(), b.x()), std::max(a.y(), b.y())});
         return;
     }
     if (event->button() != Qt::LeftButton || !m_dragging) return;

@@ -9,6 +9,7 @@
 #include "data/engine_context.h"
 #include "view_history.h"
 
+#include "data/geometry.h"
 #include "geo/crs.h"
 #include "mapfile/map_def.h"
 #include "render/prepared_map.h"
@@ -68,6 +69,14 @@ public:
     // A cross cursor; clicks still emit clicked() in either mode, drags still pan.
     void setIdentifyMode(bool on);
     bool identifyMode() const { return m_identifyMode; }
+    // Drags draw a box to zoom to (also Shift+drag in any mode).
+    void setZoomBoxMode(bool on);
+    bool zoomBoxMode() const { return m_zoomBoxMode; }
+    // Zooms about the centre to this scale (1:denominator), as the map computes scales.
+    void zoomToScale(double denominator);
+    // Features to outline over the map (the identified ones), in the map's CRS.
+    void setHighlight(QList<Geometry> geometries);
+    const QList<Geometry>& highlight() const { return m_highlight; }
 
 public Q_SLOTS:
     void zoomFullExtent();
@@ -103,6 +112,8 @@ private:
     void startRender();
     void renderDone();
     void zoomAbout(const QPointF& pixel, double factor);
+    void paintHighlight(QPainter& p);
+    QPointF toPixel(double x, double y) const;
     Rect extentOf(const CanvasView& view) const;
     bool nearDivider(const QPointF& pixel) const;
     void paintDivider(QPainter& p);
@@ -143,6 +154,10 @@ private:
     CanvasView m_dragView;
     bool m_dragging = false;
     bool m_identifyMode = false;
+    bool m_zoomBoxMode = false;
+    bool m_boxing = false;                 // a zoom box is being dragged
+    QPoint m_boxEnd;
+    QList<Geometry> m_highlight;
 };
 
 }  // namespace maptune

@@ -19,6 +19,7 @@ QList<IdentifyLayerResult> IdentifyQuery::run(const CancelToken& cancel) const
     query.cellSize = m_unitsPerPixel;
     query.scaleDenom = m_scaleDenom;
     query.maxFeatures = m_maxPerLayer;
+    query.tolerancePixels = m_tolerancePixels;
     query.cancel = cancel;
     for (const QString& name : m_layers) {
         if (cancel.isCancelled()) break;

@@ -12,6 +12,8 @@
 #include <QPointF>
 #include <QStringList>
 
+#include <optional>
+
 namespace maptune {
 
 struct IdentifyLayerResult {
@@ -26,6 +28,9 @@ public:
     // point: in the map CRS; unitsPerPixel and scaleDenom: of the view clicked.
     IdentifyQuery(PreparedMapPtr map, QStringList layers, QPointF point, double unitsPerPixel, double scaleDenom = 0);
     void setMaxFeaturesPerLayer(int n) { m_maxPerLayer = n; }
+    // A click tolerance in pixels for every layer (mapserv's RADIUS); unset:
+    // each layer's TOLERANCE and TOLERANCEUNITS, as GetFeatureInfo.
+    void setTolerancePixels(std::optional<double> pixels) { m_tolerancePixels = pixels; }
 
     // In the order of `layers`; layers with nothing under the point are left out.
     QList<IdentifyLayerResult> run(const CancelToken& cancel = {}) const;
@@ -37,6 +42,7 @@ private:
     double m_unitsPerPixel;
     double m_scaleDenom;
     int m_maxPerLayer = 100;
+    std::optional<double> m_tolerancePixels;
 };
 
 }  // namespace maptune
