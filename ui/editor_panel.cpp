@@ -133,7 +133,9 @@ void EditorPanel::setUpProblems()
     m_problems->setUniformRowHeights(false);
     m_problems->setTextElideMode(Qt::ElideNone);
     m_problems->setItemDelegate(new WrappingDelegate(m_problems, MessageCol));
-    connect(m_problems->header(), &QHeaderView::sectionResized, m_problems, [this] { m_problems->doItemsLayout(); });
+    // The tree, not `this`: the header also resizes while the panel is being destroyed.
+    QTreeWidget* problems = m_problems;
+    connect(m_problems->header(), &QHeaderView::sectionResized, m_problems, [problems] { problems->doItemsLayout(); });
     auto goToProblem = [this](QTreeWidgetItem* item) {
         const QString file = item->data(SeverityCol, kFileRole).toString();
         const int line = item->data(SeverityCol, kLineRole).toInt();
