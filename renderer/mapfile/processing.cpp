@@ -26,6 +26,13 @@ bool isKnownKey(const QString& upperKey)
         QStringLiteral("KERNELDENSITY_NORMALIZATION"), QStringLiteral("EXTRA"), QStringLiteral("FORCE_GEOMETRY"),
         QStringLiteral("USE_GEOS"), QStringLiteral("WRAP"), QStringLiteral("USE_FLAT_GEOMETRY"),
         QStringLiteral("OGR_SKIP_LAYER_WITHOUT_GEOM"), QStringLiteral("RANGE_COLORSPACE"),
+        // Labels, UVRASTER, IDW, charts, clusters, output and per-driver keys.
+        QStringLiteral("LABELS_ROTATE_WITH_MAP"), QStringLiteral("LABEL_POSITIONS"), QStringLiteral("UV_SPACING"),
+        QStringLiteral("UV_SIZE_SCALE"), QStringLiteral("IDW_RADIUS"), QStringLiteral("IDW_POWER"),
+        QStringLiteral("IDW_COMPUTE_BORDERS"), QStringLiteral("CHART_BAR_MAXVAL"), QStringLiteral("CHART_BAR_MINVAL"),
+        QStringLiteral("CLUSTER_GET_ALL_SHAPES"), QStringLiteral("CLUSTER_KEEP_LOCATIONS"),
+        QStringLiteral("CLUSTER_USE_MAP_UNITS"), QStringLiteral("RENDERER"), QStringLiteral("MSSQL_VERSION_MAJOR"),
+        QStringLiteral("MSSQL_READ_WKB"),
     };
     if (known.contains(upperKey)) return true;
     // Per-band variants: LUT_1..LUT_4, SCALE_1..SCALE_n.

@@ -191,9 +191,12 @@ void TestMapfile::accept_data()
                    L(m).connectionOptions.value("overview_level", "?");
         },
         "b^[0-9]+$0");
-    row("unsupported connection type kept", "LAYER CONNECTIONTYPE contour END",
+    row("unsupported connection type kept", "LAYER CONNECTIONTYPE uvraster END",
         [](const MapDef& m) { return QString::number(int(L(m).connectionType)) + L(m).extras.at(0).args.join(' '); },
-        "9CONTOUR");
+        QString::number(int(ConnectionType::Unknown)) + "UVRASTER");
+    row("contour connection type", "LAYER CONNECTIONTYPE contour END",
+        [](const MapDef& m) { return QString::number(int(L(m).connectionType)) + QString::number(L(m).extras.size()); },
+        QString::number(int(ConnectionType::Contour)) + "0");
     row("offsite tileindex transform", "LAYER OFFSITE 0 0 0 TILEINDEX 'idx.shp' TILEITEM 'loc' TRANSFORM false END",
         [](const MapDef& m) { return rgba(L(m).offsite) + L(m).tileIndex + L(m).tileItem + QString::number(L(m).transform); },
         "0 0 0 255idx.shploc0");
@@ -520,6 +523,11 @@ void TestMapfile::validator_data()
     QTest::newRow("processing typo")
         << QByteArray("LAYER NAME 'x' TYPE RASTER PROCESSING 'LUT1=0:0' END")
         << QStringList{"t.map:2:1: warning: LAYER 'x': PROCESSING"};
+    QTest::newRow("documented processing keys")
+        << QByteArray("LAYER NAME 'x' TYPE LINE PROCESSING 'LABELS_ROTATE_WITH_MAP=ON'\n"
+                      " PROCESSING 'LABEL_POSITIONS=UC,CC' PROCESSING 'UV_SPACING=32' PROCESSING 'IDW_RADIUS=10'\n"
+                      " PROCESSING 'CHART_BAR_MAXVAL=100' PROCESSING 'CLUSTER_KEEP_LOCATIONS=ON' END")
+        << QStringList{};
     QTest::newRow("unnamed and duplicate layers")
         << QByteArray("LAYER TYPE RASTER END\nLAYER NAME 'a' TYPE RASTER END\nLAYER NAME 'A' TYPE RASTER END")
         << QStringList{"t.map:2:1: warning: LAYER has no NAME",
