@@ -26,6 +26,7 @@ struct FeatureQuery {
     Rect bbox;                 // in the source CRS; invalid = everything
     QStringList attributes;    // wanted attribute names; empty = none; "*" = all
     double scaleDenom = 0;
+    double cellSize = 0;       // source units per output pixel (sources that sample a raster); 0: unknown
     int maxFeatures = -1;
     CancelToken cancel;
 };

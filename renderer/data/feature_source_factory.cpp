@@ -1,6 +1,7 @@
 #include "data/feature_source_factory.h"
 #include "mapfile/map_def.h"
 
+#include "data/contour/contour_feature_source.h"
 #include "data/inline_feature_source.h"
 #include "data/ogr_feature_source.h"
 #include "data/postgis/postgis_feature_source.h"
@@ -42,6 +43,11 @@ Result<std::unique_ptr<FeatureSource>> openFeatureSource(const MapDef& map, cons
         if (nativeFilter.isEmpty() && path.endsWith(QLatin1String(".shp"), Qt::CaseInsensitive))
             return ShapefileFeatureSource::wrap(path, std::move(ogr).value());
         return std::unique_ptr<FeatureSource>(std::move(ogr).value());
+    }
+    if (layer.connectionType == ConnectionType::Contour) {
+        auto src = ContourFeatureSource::open(resolveDataPath(map, layer.data), layer);
+        if (!src) return failed(src.message());
+        return std::unique_ptr<FeatureSource>(std::move(src).value());
     }
     if (layer.connectionType == ConnectionType::PostGIS) {
         auto src = PostgisFeatureSource::open(layer, context.sharedPgPool());

@@ -1,26 +1,11 @@
 #include "data/inline_feature_source.h"
+
+#include "data/list_cursor.h"
 #include "mapfile/map_def.h"
 
 namespace maptune {
 
 namespace {
-class ListCursor : public FeatureCursor {
-public:
-    ListCursor(const QStringList& fields, QList<Feature> features) : m_fields(fields), m_features(std::move(features)) {}
-    const QStringList& fields() const override { return m_fields; }
-    bool next(Feature& f) override
-    {
-        if (m_index >= m_features.size()) return false;
-        f = m_features[m_index++];
-        return true;
-    }
-
-private:
-    QStringList m_fields;
-    QList<Feature> m_features;
-    qsizetype m_index = 0;
-};
-
 Geometry::Type typeForLayer(LayerType t)
 {
     switch (t) {

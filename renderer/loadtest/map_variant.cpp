@@ -37,7 +37,9 @@ void relocateLayerData(const MapDef& map, LayerDef& l)
         return existsAsData(r) ? r : p;
     };
     if (l.connectionType == ConnectionType::OGR) l.connection = resolve(l.connection);
-    else if (l.connectionType == ConnectionType::Local || l.connectionType == ConnectionType::Raster) l.data = resolve(l.data);
+    else if (l.connectionType == ConnectionType::Local || l.connectionType == ConnectionType::Raster
+             || l.connectionType == ConnectionType::Contour)
+        l.data = resolve(l.data);
     if (!l.tileIndex.isEmpty()) {
         const QString r = resolveDataPath(map, l.tileIndex);
         if (existsAsData(r)) l.tileIndex = r;

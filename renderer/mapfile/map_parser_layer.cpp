@@ -65,11 +65,11 @@ void readLayerType(MapParser& p, LayerDef& l, const Token& k)
 void readConnectionType(MapParser& p, LayerDef& l, const Token& k)
 {
     static const std::vector<const char*> modelled = {"LOCAL", "OGR", "POSTGIS", "WMS", "WFS",
-                                                      "UNION", "PLUGIN", "INLINE", "RASTER"};
+                                                      "UNION", "PLUGIN", "INLINE", "RASTER", "CONTOUR"};
     // Accepted by MapServer but not drawn by MapTune: kept verbatim.
     static const QStringList others = {QStringLiteral("ORACLESPATIAL"), QStringLiteral("SDE"),
                                        QStringLiteral("MYGIS"), QStringLiteral("KERNELDENSITY"),
-                                       QStringLiteral("CONTOUR"), QStringLiteral("UVRASTER"), QStringLiteral("IDW"),
+                                       QStringLiteral("UVRASTER"), QStringLiteral("IDW"),
                                        QStringLiteral("FLATGEOBUF"), QStringLiteral("RASTERLABEL")};
     const Token& t = p.peek();
     if (t.kind == Token::Kind::Word && others.contains(t.upper())) {

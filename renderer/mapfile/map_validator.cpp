@@ -72,7 +72,9 @@ bool looksLikeNonFile(const QString& source)
 
 void checkData(const MapDef& map, const LayerDef& layer, Diagnostics& out)
 {
-    if (layer.connectionType != ConnectionType::Local && layer.connectionType != ConnectionType::OGR) return;
+    if (layer.connectionType != ConnectionType::Local && layer.connectionType != ConnectionType::OGR
+        && layer.connectionType != ConnectionType::Contour)
+        return;
     if (!layer.tileIndex.isEmpty()) return;
     // OGR: the datasource is CONNECTION when given (DATA then names a layer in it).
     const bool fromConnection = layer.connectionType == ConnectionType::OGR && !layer.connection.isEmpty();

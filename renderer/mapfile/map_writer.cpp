@@ -300,7 +300,8 @@ void Writer::klass(const ClassDef& c)
 void Writer::layer(const LayerDef& l)
 {
     static const char* types[] = {"POINT", "LINE", "POLYGON", "RASTER", "CIRCLE", "ANNOTATION", "QUERY", "CHART"};
-    static const char* connections[] = {"LOCAL", "OGR", "POSTGIS", "WMS", "WFS", "UNION", "PLUGIN", "INLINE", "RASTER"};
+    static const char* connections[] = {"LOCAL", "OGR",    "POSTGIS", "WMS",    "WFS",
+                                        "UNION", "PLUGIN", "INLINE",  "RASTER", "CONTOUR"};
     const LayerDef d;
     open("LAYER");
     string("NAME", l.name);

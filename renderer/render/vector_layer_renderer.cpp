@@ -313,6 +313,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     q.bbox = queryBox;
     q.attributes = classifier.attributes();
     q.scaleDenom = m_view.scaleDenom;
+    if (q.bbox.isValid()) q.cellSize = q.bbox.width() / std::max(1, m_view.width);  // contours sample at this
     q.maxFeatures = m_layer.maxFeatures;
     q.cancel = cancel;
     auto queried = source->query(q);
