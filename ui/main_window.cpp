@@ -113,6 +113,14 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
 }
 
+MainWindow::~MainWindow()
+{
+    // The canvas first: its destructor waits for the render in flight, which
+    // still reports to the trace relay, a child that would otherwise go before it.
+    delete takeCentralWidget();
+    m_canvas = nullptr;
+}
+
 void MainWindow::createDocks()
 {
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);

@@ -33,6 +33,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     // Opens a mapfile, offering to recover a newer autosave. False on failure
     // (the message was shown).
