@@ -80,7 +80,7 @@ QCustomPlot* makePlot(const QFont& font)
     plot->legend->setVisible(true);
     plot->legend->setFont(font);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    plot->setMinimumHeight(140);
+    plot->setMinimumHeight(80);
     return plot;
 }
 
@@ -144,7 +144,8 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     m_layers->legend->setVisible(true);
     m_layers->legend->setFont(font());
     m_layers->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    m_layers->setMinimumHeight(160);
+    // Small minimums: both charts fit the bottom dock of a 1000×700 window; they grow with it.
+    m_layers->setMinimumHeight(80);
 
     m_totalGraph = m_history->addGraph();
     m_totalGraph->setName(tr("total"));
@@ -158,7 +159,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     for (QCustomPlot* plot : {m_history, m_dbHistory}) {
         plot->xAxis->setLabel(tr("seconds ago"));
         plot->xAxis->setRange(-m_windowS, 0);
-        plot->setMinimumHeight(120);
+        plot->setMinimumHeight(70);
     }
     m_history->yAxis->setLabel(tr("ms per render (mean per s)"));
     m_dbHistory->yAxis->setLabel(tr("database ms per render (mean per s)"));
