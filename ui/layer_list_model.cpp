@@ -1,6 +1,6 @@
 #include "layer_list_model.h"
 
-#include "wms/legend_icon.h"
+#include "render/legend_icon.h"
 
 #include <QBrush>
 #include <QPainter>

@@ -105,13 +105,28 @@ QString finish(ImageFormat& f) {
     return {};
 }
 
+// An OUTPUTFORMAT without NAME is named after its driver, as MapServer's
+// msCreateDefaultOutputFormat names them (AGG/PNG is "png", CAIRO/PNG
+// "cairopng", GDAL/GTiff "GTiff").
+QString effectiveName(const OutputFormatDef& def) {
+    if (!def.name.isEmpty()) return def.name;
+    const QString driver = def.driver.toUpper();
+    if (driver == QLatin1String("AGG/PNG")) return QStringLiteral("png");
+    if (driver == QLatin1String("AGG/PNG8")) return QStringLiteral("png8");
+    if (driver == QLatin1String("AGG/JPEG")) return QStringLiteral("jpeg");
+    if (driver == QLatin1String("CAIRO/PNG")) return QStringLiteral("cairopng");
+    if (driver.startsWith(QLatin1String("GD/"))) return def.driver.mid(3).toLower();
+    const qsizetype slash = def.driver.indexOf(QLatin1Char('/'));
+    return slash >= 0 ? def.driver.mid(slash + 1) : def.driver;
+}
+
 Result<ImageFormat> fromDef(const OutputFormatDef& def) {
     auto f = formatForDriver(def.driver);
     if (!f) {
         return Error(QStringLiteral("OUTPUTFORMAT '%1': DRIVER '%2' is not supported by MapTune "
                                     "(use AGG/PNG, AGG/PNG8 or AGG/JPEG)").arg(def.name, def.driver));
     }
-    if (!def.name.isEmpty()) f->name = def.name;
+    f->name = effectiveName(def);
     if (!def.mimeType.isEmpty()) f->mimeType = def.mimeType;
     if (!def.extension.isEmpty()) f->extension = def.extension;
     f->transparent = def.transparent;
@@ -131,7 +146,7 @@ ImageFormat fromBuiltIn(const BuiltIn& b) {
 
 QStringList knownNames(const MapDef& map) {
     QStringList names;
-    for (const auto& def : map.outputFormats) names << def.name;
+    for (const auto& def : map.outputFormats) names << effectiveName(def);
     for (const auto& b : kBuiltIns)
         if (!names.contains(QLatin1String(b.name), Qt::CaseInsensitive)) names << QLatin1String(b.name);
     return names;
@@ -145,7 +160,7 @@ Result<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime
         for (const auto& def : map.outputFormats)
             if (!def.mimeType.isEmpty() && equalsCi(def.mimeType, key)) return fromDef(def);
         for (const auto& def : map.outputFormats)
-            if (equalsCi(def.name, key)) return fromDef(def);
+            if (equalsCi(effectiveName(def), key)) return fromDef(def);
         for (const auto& b : kBuiltIns)
             if (equalsCi(key, QLatin1String(b.name)) || equalsCi(key, QLatin1String(b.mimeType)))
                 return fromBuiltIn(b);
@@ -156,7 +171,7 @@ Result<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime
 
 Result<ImageFormat> defaultImageFormat(const MapDef& map) {
     QString type = map.imageType;
-    if (type.isEmpty() && !map.outputFormats.isEmpty()) type = map.outputFormats.first().name;
+    if (type.isEmpty() && !map.outputFormats.isEmpty()) type = effectiveName(map.outputFormats.first());
     if (type.isEmpty()) type = QStringLiteral("png");
     Result<ImageFormat> f = findImageFormat(map, type);
     if (!f) return f.error().prefixed(QStringLiteral("IMAGETYPE: "));

@@ -3,77 +3,81 @@
 #include "render/label_footprint.h"
 #include "render/line_label_path.h"
 #include "render/line_offset.h"
+#include "render/text_painter.h"
 
-#include <QFont>
-#include <QFontDatabase>
-#include <QFontMetricsF>
-#include <QHash>
-#include <QMutex>
-#include <QPainter>
-#include <QPainterPath>
-#include <QTextBoundaryFinder>
 #include <QTransform>
 
 #include <algorithm>
+#include <cmath>
 
 namespace maptune {
 
 namespace {
 
-// Application fonts are registered once per process (QFontDatabase is
-// thread-safe for this); the family name is what QFont needs. Bounded: past
-// kMaxFonts distinct files (maps reloaded with ever new FONTSETs) the cache
-// starts over rather than grow.
-QString familyForFile(const QString& path)
+constexpr double kSlop = 2;  // MapServer's gap between anchor and text for the side positions
+
+QString extra(const LabelDef& l, const char* keyword)
 {
-    constexpr qsizetype kMaxFonts = 1024;
-    static QMutex mutex;
-    static QHash<QString, QString> families;
-    QMutexLocker lock(&mutex);
-    if (auto it = families.constFind(path); it != families.constEnd()) return *it;
-    if (families.size() >= kMaxFonts) families.clear();
-    QString family;
-    const int id = QFontDatabase::addApplicationFont(path);
-    if (id >= 0) {
-        const QStringList fams = QFontDatabase::applicationFontFamilies(id);
-        if (!fams.isEmpty()) family = fams.first();
-    }
-    families.insert(path, family);
-    return family;
+    for (const ExtraProperty& e : l.extras)
+        if (e.keyword.compare(QLatin1String(keyword), Qt::CaseInsensitive) == 0 && !e.args.isEmpty()) return e.args.first();
+    return {};
 }
 
-QFont fontFor(const LabelCandidate& c)
+bool isWord(const QString& value, const char* word)
 {
-    QFont font;
-    if (!c.fontPath.isEmpty()) {
-        const QString family = familyForFile(c.fontPath);
-        if (!family.isEmpty()) font = QFont(family);
-    }
-    font.setPixelSize(std::max(1, int(c.size + 0.5)));
-    return font;
+    return value.compare(QLatin1String(word), Qt::CaseInsensitive) == 0;
 }
 
-QPointF placementOffset(LabelPosition pos, const QSizeF& size, double gap)
+TextAlign alignOf(const QString& a)
 {
-    // Offset of the text box's top-left from the anchor for each position.
-    const double w = size.width(), h = size.height();
+    if (isWord(a, "LEFT")) return TextAlign::Left;
+    if (isWord(a, "CENTER")) return TextAlign::Center;
+    if (isWord(a, "RIGHT")) return TextAlign::Right;
+    return TextAlign::Default;
+}
+
+TextPath layoutFor(const LabelCandidate& c, FontFace& face)
+{
+    TextLayoutOptions o;
+    o.glyphSize = c.glyphSize;
+    if (!c.style.wrap.isEmpty()) o.wrap = c.style.wrap.front();
+    o.maxLength = c.style.maxLength;
+    o.align = alignOf(c.style.align);
+    return TextPath::layout(c.text, face, o);
+}
+
+// Where the lower left corner of the text's box goes relative to the
+// anchor, for a box w x h and offsets ox, oy (get_metrics).
+QPointF cornerOffset(LabelPosition pos, const TextPath& t, double ox, double oy)
+{
+    const double w = t.bounds.width(), h = t.bounds.height();
+    const double sideY = oy > 0 && t.lines == 1 ? oy : h / 2;
     switch (pos) {
-    case LabelPosition::UL: return {-w - gap, -h - gap};
-    case LabelPosition::UC: return {-w / 2, -h - gap};
-    case LabelPosition::UR: return {gap, -h - gap};
-    case LabelPosition::CL: return {-w - gap, -h / 2};
-    case LabelPosition::CR: return {gap, -h / 2};
-    case LabelPosition::LL: return {-w - gap, gap};
-    case LabelPosition::LC: return {-w / 2, gap};
-    case LabelPosition::LR: return {gap, gap};
-    default: return {-w / 2, -h / 2};
+    case LabelPosition::UL: return {-w - ox, -oy};
+    case LabelPosition::UR: return {ox, -oy};
+    case LabelPosition::LL: return {-w - ox, h + oy};
+    case LabelPosition::LR: return {ox, h + oy};
+    case LabelPosition::UC: return {-w / 2, -oy - kSlop};
+    case LabelPosition::LC: return {-w / 2, h + oy + kSlop};
+    case LabelPosition::CL: return {-w - ox - kSlop, sideY};
+    case LabelPosition::CR: return {ox + kSlop, sideY};
+    default: return {-w / 2 + ox, h / 2 + oy};
     }
 }
 
-// One label ready to draw: its outline in pixels, the area its ink takes
-// (PARTIALS) and what it covers for collisions (with BUFFER).
+// POSITION AUTO's candidates, in MapServer's order.
+QList<LabelPosition> autoPositions(LayerType type)
+{
+    using P = LabelPosition;
+    if (type == LayerType::Polygon) return {P::CC, P::UC, P::LC, P::CL, P::CR};
+    if (type == LayerType::Line) return {P::UC, P::LC, P::CC};
+    return {P::UL, P::LR, P::UR, P::LL, P::CR, P::CL, P::UC, P::LC};
+}
+
+// One label ready to draw: its glyphs, the box its text takes (PARTIALS,
+// MINDISTANCE) and what it covers for collisions (with BUFFER).
 struct LabelShape {
-    QPainterPath path;
+    QList<GlyphPlacement> glyphs;
     QRectF ink;
     LabelFootprint footprint;
 };
@@ -86,63 +90,29 @@ QPolygonF boxPolygon(const QTransform& t, const QRectF& r)
 }
 
 // A label drawn in one piece at `anchor`, turned by `angle` about it.
-LabelShape straightShape(const LabelCandidate& c, const QFont& font, QPointF anchor, double angle)
+LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF anchor, double angle, LabelPosition pos)
 {
-    const QFontMetricsF fm(font);
-    const QSizeF size(fm.horizontalAdvance(c.text), fm.ascent() + fm.descent());
-    const QPointF topLeft = placementOffset(c.style.position, size, 0) + QPointF(c.style.offsetX, c.style.offsetY);
+    const bool followOffset = c.style.offsetY == LineOffset::SingleSided || c.style.offsetY == LineOffset::DoubleSided;
+    const double ox = followOffset ? 0 : c.style.offsetX * c.scaleFactor;
+    const double oy = followOffset ? 0 : c.style.offsetY * c.scaleFactor;
+    // The text's origin (the last line's baseline start) from the box's corner.
+    const QPointF origin = cornerOffset(pos, text, ox, oy) - QPointF(text.bounds.left(), text.bounds.bottom());
     QTransform t;
     t.translate(anchor.x(), anchor.y());
     t.rotate(-angle);
-    t.translate(topLeft.x(), topLeft.y());
     LabelShape s;
-    QPainterPath text;
-    text.addText(QPointF(0, fm.ascent()), font, c.text);
-    s.path = t.map(text);
-    const QRectF box(QPointF(0, 0), size);
+    s.glyphs = TextPainter::place(text, t.map(origin), angle);
+    const QRectF box = text.bounds.translated(origin);
     s.ink = t.mapRect(box);
-    const double b = c.style.buffer;
+    const double b = c.style.buffer * c.scaleFactor;
     s.footprint.add(boxPolygon(t, box.adjusted(-b, -b, b, b)));
     return s;
 }
 
-// The text split into characters (grapheme clusters) with their advances;
-// each advance is the growth of the whole prefix, so kerning is kept.
-struct Characters {
-    QStringList text;
-    LineLabelPath::Params params;
-};
-
-Characters characters(const QString& text, const QFontMetricsF& fm)
-{
-    Characters out;
-    QTextBoundaryFinder finder(QTextBoundaryFinder::Grapheme, text);
-    qsizetype start = 0;
-    double before = 0;
-    while (finder.toNextBoundary() != -1) {
-        const qsizetype end = finder.position();
-        const QString cluster = text.mid(start, end - start);
-        const double upTo = fm.horizontalAdvance(text.left(end));
-        out.text << cluster;
-        out.params.advances << upTo - before;
-        out.params.spaces << cluster.trimmed().isEmpty();
-        before = upTo;
-        start = end;
-    }
-    return out;
-}
-
-QString extra(const LabelDef& l, const char* keyword)
-{
-    for (const ExtraProperty& e : l.extras)
-        if (e.keyword.compare(QLatin1String(keyword), Qt::CaseInsensitive) == 0 && !e.args.isEmpty()) return e.args.first();
-    return {};
-}
-
 LineLabelPath::Mode angleMode(const QString& mode)
 {
-    if (mode.compare(QLatin1String("FOLLOW"), Qt::CaseInsensitive) == 0) return LineLabelPath::Mode::Follow;
-    if (mode.compare(QLatin1String("AUTO2"), Qt::CaseInsensitive) == 0) return LineLabelPath::Mode::Auto2;
+    if (isWord(mode, "FOLLOW")) return LineLabelPath::Mode::Follow;
+    if (isWord(mode, "AUTO2")) return LineLabelPath::Mode::Auto2;
     return LineLabelPath::Mode::Auto;
 }
 
@@ -155,28 +125,24 @@ QList<QPolygonF> labelLines(const LabelCandidate& c, const QRectF& image)
     const LabelDef& l = c.style;
     const bool perpendicular = l.offsetY == LineOffset::SingleSided || l.offsetY == LineOffset::DoubleSided;
     if (perpendicular && l.offsetX != 0 && !lines.isEmpty() && lines.first().size() > 1) {
-        double offset = l.offsetX > 0 ? l.offsetX + c.size / 2 : l.offsetX - c.size / 2;
+        double offset = l.offsetX > 0 ? l.offsetX + c.glyphSize / 2.0 : l.offsetX - c.glyphSize / 2.0;
         if (l.offsetY == LineOffset::SingleSided && lines.first().first().x() < lines.first().last().x()) offset = -offset;
         lines = LineOffset::offset(lines, offset);
     }
     return LineLabelPath::clip(lines, image.adjusted(-2, -2, 2, 2));
 }
 
-// A label following its line: every character turned and placed on it.
-LabelShape followShape(const LabelCandidate& c, const QFont& font, const Characters& chars,
-                       const QList<PathGlyph>& glyphs)
+// A label following its line: every glyph turned and placed on it.
+LabelShape followShape(const LabelCandidate& c, const TextPath& text, const QList<PathGlyph>& placed, double height)
 {
     LabelShape s;
-    const double b = c.style.buffer, h = chars.params.glyphHeight;
-    for (qsizetype k = 0; k < glyphs.size(); ++k) {
+    const double b = c.style.buffer * c.scaleFactor;
+    for (qsizetype k = 0; k < placed.size() && k < text.glyphs.size(); ++k) {
         QTransform t;
-        t.translate(glyphs[k].origin.x(), glyphs[k].origin.y());
-        t.rotate(-glyphs[k].angle);
-        QPainterPath glyph;
-        glyph.addText(QPointF(0, 0), font, chars.text[k]);
-        s.path.setFillRule(glyph.fillRule());
-        s.path.addPath(t.map(glyph));
-        const QRectF box(0, -h, chars.params.advances[k], h);
+        t.translate(placed[k].origin.x(), placed[k].origin.y());
+        t.rotate(-placed[k].angle);
+        s.glyphs << GlyphPlacement{text.glyphs[k].shape, t};
+        const QRectF box(0, -height, text.glyphs[k].shape->advance, height);
         s.ink = s.ink.united(t.mapRect(box));
         s.footprint.add(boxPolygon(t, box.adjusted(-b, -b, b, b)));
     }
@@ -184,66 +150,180 @@ LabelShape followShape(const LabelCandidate& c, const QFont& font, const Charact
 }
 
 // ANGLE FOLLOW / AUTO / AUTO2 on a line feature: every placement found.
-QList<LabelShape> lineShapes(const LabelCandidate& c, const QFont& font, const QRectF& image)
+QList<LabelShape> lineShapes(const LabelCandidate& c, const TextPath& text, const QRectF& image)
 {
-    const QFontMetricsF fm(font);
-    Characters chars = characters(c.text, fm);
-    LineLabelPath::Params& p = chars.params;
+    LineLabelPath::Params p;
+    for (const PlacedGlyph& g : text.glyphs) {
+        p.advances << g.shape->advance;
+        p.spaces << g.shape->isSpace;
+    }
     p.mode = angleMode(c.style.angleMode);
-    p.glyphHeight = c.size;
+    p.glyphHeight = c.glyphSize;
     const QString overlap = extra(c.style, "MAXOVERLAPANGLE");
     if (!overlap.isEmpty()) p.maxOverlapAngle = overlap.toDouble();
-    p.autoMinFeatureSize = extra(c.style, "MINFEATURESIZE").compare(QLatin1String("AUTO"), Qt::CaseInsensitive) == 0;
+    p.autoMinFeatureSize = isWord(extra(c.style, "MINFEATURESIZE"), "AUTO");
     if (c.style.minFeatureSize > 0) p.minFeatureSize = c.style.minFeatureSize * c.resolutionFactor;
     p.repeatDistance = c.style.repeatDistance * c.resolutionFactor;
     p.force = c.style.force;
     const LineLabelLayout layout = LineLabelPath::place(labelLines(c, image), p);
     QList<LabelShape> shapes;
-    for (const QList<PathGlyph>& glyphs : layout.follow) shapes << followShape(c, font, chars, glyphs);
-    for (const PathPoint& pt : layout.points) shapes << straightShape(c, font, pt.point, pt.angle);
+    const double height = text.bounds.height();
+    for (const QList<PathGlyph>& glyphs : layout.follow) shapes << followShape(c, text, glyphs, height);
+    for (const PathPoint& pt : layout.points) shapes << straightShape(c, text, pt.point, pt.angle, LabelPosition::CC);
     return shapes;
 }
 
-void paintLabel(QPainter& p, const LabelShape& s, const LabelDef& style)
+TextInk inkOf(const LabelCandidate& c)
 {
-    const Color& oc = style.outlineColor.color;
-    if (oc.isSet()) {
-        QPen pen(QColor(oc.r, oc.g, oc.b, oc.a), style.outlineWidth * 2);
-        pen.setJoinStyle(Qt::RoundJoin);
-        p.strokePath(s.path, pen);
+    TextInk ink;
+    ink.color = c.style.color.color;
+    ink.outline = c.style.outlineColor.color;
+    ink.outlineWidth = c.style.outlineWidth * c.scaleFactor;
+    ink.shadow = c.style.shadowColor.color;
+    ink.shadowX = c.style.shadowSizeX * c.scaleFactor;
+    ink.shadowY = c.style.shadowSizeY * c.scaleFactor;
+    return ink;
+}
+
+struct Placed {
+    LabelFootprint footprint;
+    QRectF ink;
+    QString text;
+    QPointF anchor;
+    int group = 0;
+};
+
+class Placement {
+public:
+    Placement(const QImage& canvas, double gutter) : m_width(canvas.width()), m_height(canvas.height()), m_gutter(gutter) {}
+
+    bool fits(const LabelCandidate& c, const LabelShape& s, const QList<Placed>& pending, bool forceGroup) const
+    {
+        if (!c.style.partials
+            && (s.ink.left() < m_gutter || s.ink.top() < m_gutter || s.ink.right() >= m_width - m_gutter
+                || s.ink.bottom() >= m_height - m_gutter))
+            return false;
+        if (c.style.force) return true;
+        auto clashes = [&](const Placed& p) { return p.footprint.intersects(s.footprint); };
+        if (std::any_of(m_placed.cbegin(), m_placed.cend(), clashes)) return false;
+        if (!forceGroup && std::any_of(pending.cbegin(), pending.cend(), clashes)) return false;
+        if (c.style.minDistance > 0) {
+            const double d = c.style.minDistance * c.resolutionFactor;
+            const QRectF grown = s.ink.adjusted(-d, -d, d, d);
+            for (const Placed& p : m_placed)
+                if (p.text == c.text && (grown.contains(p.anchor) || grown.intersects(p.ink))) return false;
+        }
+        return true;
     }
-    const Color& col = style.color.color;
-    p.fillPath(s.path, QColor(col.r, col.g, col.b, col.a));
+    void commit(const QList<Placed>& placed) { m_placed << placed; }
+
+private:
+    int m_width, m_height;
+    double m_gutter;
+    QList<Placed> m_placed;
+};
+
+struct Group {
+    qsizetype first = 0, count = 0;
+    int priority = 1;
+};
+
+QList<Group> groupsOf(const QList<LabelCandidate>& candidates)
+{
+    QList<Group> groups;
+    for (qsizetype i = 0; i < candidates.size(); ++i) {
+        if (!groups.isEmpty() && candidates[i].group != 0 && candidates[i].group == candidates[groups.last().first].group) {
+            ++groups.last().count;
+            continue;
+        }
+        groups << Group{i, 1, std::clamp(candidates[i].style.priority, 1, 10)};
+    }
+    return groups;
 }
 
 }  // namespace
 
+int labelGlyphSize(const LabelDef& label, double size, double scaleFactor, double resolutionFactor)
+{
+    if (size <= 0) {
+        static const QStringList words{QStringLiteral("TINY"), QStringLiteral("SMALL"), QStringLiteral("MEDIUM"),
+                                       QStringLiteral("LARGE"), QStringLiteral("GIANT")};
+        static const double sizes[] = {5, 7, 10, 13, 16};
+        const qsizetype i = words.indexOf(label.bitmapSize.toUpper());
+        size = sizes[i < 0 ? 2 : i];
+    }
+    const double lo = label.minSize * resolutionFactor, hi = std::max(lo, label.maxSize * resolutionFactor);
+    return std::max(1, int(std::lround(std::clamp(size * scaleFactor, lo, hi))));
+}
+
+void LabelCache::drawDirect(QImage& canvas, const LabelCandidate& c)
+{
+    const std::shared_ptr<FontFace> face = FontFace::forThread(c.fontPath);
+    if (!face) return;
+    const TextPath text = layoutFor(c, *face);
+    if (text.isEmpty()) return;
+    const LabelPosition pos = c.style.position == LabelPosition::Auto ? LabelPosition::CC : c.style.position;
+    TextPainter::draw(canvas, straightShape(c, text, c.anchor, c.angle, pos).glyphs, inkOf(c));
+}
+
 int LabelCache::draw(QImage& canvas, const MapDef& map)
 {
-    Q_UNUSED(map);
     if (m_candidates.isEmpty()) return 0;
-    std::stable_sort(m_candidates.begin(), m_candidates.end(),
-                     [](const LabelCandidate& a, const LabelCandidate& b) { return a.style.priority > b.style.priority; });
-    QPainter p(&canvas);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setRenderHint(QPainter::TextAntialiasing);
-    QList<LabelFootprint> placed;
-    int drawn = 0;
+    const double gutter = map.web.metadata.value(QStringLiteral("labelcache_map_edge_buffer"), QString()).toDouble();
+    Placement placement(canvas, std::max(0.0, gutter));
+    for (const QRectF& area : std::as_const(m_obstacles)) {
+        Placed obstacle;
+        obstacle.footprint.add(QPolygonF(area));
+        obstacle.ink = area;
+        placement.commit({obstacle});
+    }
     const QRectF bounds(0, 0, canvas.width(), canvas.height());
-    for (const LabelCandidate& c : m_candidates) {
-        const QFont font = fontFor(c);
-        const QList<LabelShape> shapes = c.line.isEmpty() ? QList<LabelShape>{straightShape(c, font, c.anchor, c.angle)}
-                                                          : lineShapes(c, font, bounds);
-        for (const LabelShape& s : shapes) {
-            if (!c.style.partials && !bounds.contains(s.ink)) continue;
-            if (!c.style.force) {
-                const bool clash = std::any_of(placed.cbegin(), placed.cend(),
-                                               [&](const LabelFootprint& f) { return f.intersects(s.footprint); });
-                if (clash) continue;
+    const QList<Group> groups = groupsOf(m_candidates);
+    int drawn = 0;
+    for (int priority = 10; priority >= 1; --priority) {
+        for (qsizetype gi = groups.size() - 1; gi >= 0; --gi) {
+            const Group& g = groups[gi];
+            if (g.priority != priority) continue;
+            QList<Placed> pending;
+            QList<std::pair<QList<GlyphPlacement>, TextInk>> toDraw;
+            bool ok = true;
+            for (qsizetype i = g.first; i < g.first + g.count && ok; ++i) {
+                const LabelCandidate& c = m_candidates[i];
+                const std::shared_ptr<FontFace> face = FontFace::forThread(c.fontPath);
+                const TextPath text = face ? layoutFor(c, *face) : TextPath();
+                if (text.isEmpty()) continue;
+                const bool forceGroup = isWord(extra(c.style, "FORCE"), "GROUP");
+                if (!c.line.isEmpty()) {
+                    // Each placement along a line stands on its own.
+                    for (const LabelShape& s : lineShapes(c, text, bounds)) {
+                        if (!placement.fits(c, s, pending, forceGroup)) continue;
+                        placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), g.first}});
+                        toDraw.append({s.glyphs, inkOf(c)});
+                    }
+                    continue;
+                }
+                const QList<LabelPosition> positions = c.style.position == LabelPosition::Auto
+                                                           ? autoPositions(c.layerType)
+                                                           : QList<LabelPosition>{c.style.position};
+                std::optional<LabelShape> chosen;
+                for (qsizetype k = 0; k < positions.size() && !chosen; ++k) {
+                    LabelShape s = straightShape(c, text, c.anchor, c.angle, positions[k]);
+                    if (placement.fits(c, s, pending, forceGroup) || (c.style.force && k == positions.size() - 1))
+                        chosen = std::move(s);
+                }
+                if (!chosen) {
+                    ok = false;
+                    break;
+                }
+                pending << Placed{chosen->footprint, chosen->ink, c.text, c.anchor, g.first};
+                toDraw.append({chosen->glyphs, inkOf(c)});
             }
-            placed << s.footprint;
-            paintLabel(p, s, c.style);
-            ++drawn;
+            if (!ok) continue;
+            placement.commit(pending);
+            for (const auto& [glyphs, ink] : toDraw) {
+                TextPainter::draw(canvas, glyphs, ink);
+                ++drawn;
+            }
         }
     }
     return drawn;

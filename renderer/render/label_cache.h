@@ -1,9 +1,14 @@
 #pragma once
-// Labels are collected while layers draw and placed at the end, in priority
-// order, skipping any that would collide with one already placed (unless
-// FORCE), as MapServer's label cache does. Labels of line features with
-// ANGLE FOLLOW / AUTO / AUTO2 are laid along their line here, where the
-// font's metrics are known (LineLabelPath).
+// Labels are collected while layers draw and placed at the end, as
+// MapServer's label cache places them (msDrawLabelCache): priority 10 first,
+// within a priority the last one added first; a feature's labels of one
+// class are a group that is placed whole or not at all; a label is refused
+// where it would leave the image (PARTIALS FALSE), overlap a placed label
+// (unless FORCE) or come within MINDISTANCE of one with the same text.
+// POSITION AUTO tries MapServer's positions in its order. Labels of line
+// features with ANGLE FOLLOW / AUTO / AUTO2 are laid along their line here
+// (LineLabelPath). Text is laid out and drawn from FreeType outlines
+// (TextPath, TextPainter) so that it lands on MapServer's pixels.
 
 #include "mapfile/map_def.h"
 
@@ -19,24 +24,38 @@ struct LabelCandidate {
     QString text;
     QPointF anchor;        // pixel position of the feature's label point
     double angle = 0;      // degrees, counter-clockwise
-    LabelDef style;        // resolved: size, colours bound to values already
-    double size = 10;      // pixels
-    QString fontPath;      // TrueType file from the FONTSET, empty = default font
+    LabelDef style;        // resolved: colours bound to values already
+    int glyphSize = 10;    // MapServer's rounded size: SIZE x scale factor, clamped to MINSIZE..MAXSIZE
+    QString fontPath;      // TrueType file from the FONTSET, empty = MapServer's built-in font
+    LayerType layerType = LayerType::Point;
+    int group = 0;         // the labels of one feature and class share a group
     // ANGLE FOLLOW/AUTO/AUTO2 on a line: the feature's pixel polylines, which
     // replace anchor and angle. Empty for every other label.
     QList<QPolygonF> line;
-    double resolutionFactor = 1;  // RESOLUTION / DEFRESOLUTION: scales REPEATDISTANCE, MINFEATURESIZE
+    double scaleFactor = 1;       // pixels per SIZE unit: OFFSET and BUFFER scale by it
+    double resolutionFactor = 1;  // RESOLUTION / DEFRESOLUTION: scales REPEATDISTANCE, MINFEATURESIZE, MINDISTANCE
 };
 
 class LabelCache {
 public:
     void add(LabelCandidate c) { m_candidates.append(std::move(c)); }
     bool isEmpty() const { return m_candidates.isEmpty(); }
+    int nextGroup() { return ++m_groups; }
+    // An area labels must avoid (an embedded legend or scale bar: MapServer
+    // places those first, as forced labels of priority 10).
+    void addObstacle(const QRectF& area) { m_obstacles << area; }
     // Places and draws every label that fits; returns the number drawn.
     int draw(QImage& canvas, const MapDef& map);
+    // A label drawn at once, with no collision test (LABELCACHE OFF).
+    static void drawDirect(QImage& canvas, const LabelCandidate& c);
 
 private:
     QList<LabelCandidate> m_candidates;
+    QList<QRectF> m_obstacles;
+    int m_groups = 0;
 };
+
+// MapServer's glyph size for a label SIZE (a bitmap size word counts as its number).
+int labelGlyphSize(const LabelDef& label, double size, double scaleFactor, double resolutionFactor);
 
 }  // namespace maptune

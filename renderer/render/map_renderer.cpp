@@ -4,6 +4,8 @@
 #include "encode/output_format.h"
 #include "geo/map_view.h"
 #include "render/label_cache.h"
+#include "render/legend.h"
+#include "render/scalebar.h"
 #include "render/render_load.h"
 
 #include <QPainter>
@@ -45,6 +47,16 @@ Result<QList<int>> MapRenderer::selectLayers(const MapDef& map, const RenderRequ
 }
 
 namespace {
+
+// A yes/no keyword the scale bar keeps as an extra (POSTLABELCACHE).
+bool isTrue(const ScalebarDef& s, const char* keyword)
+{
+    for (const ExtraProperty& e : s.extras)
+        if (e.keyword.compare(QLatin1String(keyword), Qt::CaseInsensitive) == 0 && !e.args.isEmpty())
+            return e.args.first().compare(QLatin1String("TRUE"), Qt::CaseInsensitive) == 0
+                   || e.args.first().compare(QLatin1String("ON"), Qt::CaseInsensitive) == 0;
+    return false;
+}
 
 bool inScaleRange(const LayerDef& l, double scale)
 {
@@ -165,11 +177,22 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         lt.totalMs = layerClock.elapsedMs();
         result.trace.layers << lt;
     }
+    const bool scalebarLast = isTrue(map.scalebar, "POSTLABELCACHE");
+    if (!map.legend.postLabelCache) {
+        const QRect area = embedLegend(canvas, map, view);
+        if (!area.isEmpty()) labels.addObstacle(area);
+    }
+    if (!scalebarLast) {
+        const QRect area = embedScalebar(canvas, map, view);
+        if (!area.isEmpty()) labels.addObstacle(area);
+    }
     {
         Stopwatch labelClock;
         labels.draw(canvas, map);
         result.trace.labelMs = labelClock.elapsedMs();
     }
+    if (map.legend.postLabelCache) embedLegend(canvas, map, view);
+    if (scalebarLast) embedScalebar(canvas, map, view);
 
     result.mimeType = format->mimeType;
     if (req.encode) {

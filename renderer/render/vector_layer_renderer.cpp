@@ -228,39 +228,49 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
     return item;
 }
 
-// Queues every item's labels; the cache draws them after all layers.
-void queueLabels(const DrawItemQueue& items, const MapDef& map, const LayerDef& layer, const MapView& view,
+// Queues every item's labels; the cache draws them after all layers (with
+// LABELCACHE OFF they are drawn at once, over this layer).
+void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, const LayerDef& layer, const MapView& view,
                  const FeatureClassifier& classifier, const StyleResolver& resolver, const QStringList& fields,
-                 LabelCache& labels)
+                 double symbolScale, LabelCache& labels)
 {
+    const double rf = view.defResolution > 0 ? view.resolution / view.defResolution : 1;
+    const double scaleFactor = symbolScale * rf;
+    const bool cached = layer.labelCache && !layer.postLabelCache;
     for (qsizetype i = 0; i < items.size(); ++i) {
         const DrawItem& item = items[i];
         const ClassDef& c = layer.classes[item.cls];
         if (c.labels.isEmpty()) continue;
         const QString classText = classifier.labelText(item.cls, item.values);
+        const int group = labels.nextGroup();
         for (const LabelDef& l : c.labels) {
             // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
             const QString text = l.text.type == ExpressionDef::Type::String
                                      ? substituteItems(l.text.text, fields, item.values)
                                      : classText;
             if (text.isEmpty()) continue;
+            if (l.minScaleDenom > 0 && view.scaleDenom < l.minScaleDenom) continue;
+            if (l.maxScaleDenom > 0 && view.scaleDenom >= l.maxScaleDenom) continue;
             LabelCandidate cand;
             cand.text = text;
             cand.anchor = labelPoint(item);
             cand.style = l;
             cand.style.color.color = resolver.color(l.color, item.values);
             cand.style.outlineColor.color = resolver.color(l.outlineColor, item.values);
-            double size = resolver.number(l.size, item.values);
-            if (size <= 0) size = 10;
-            cand.size = l.type == LabelType::TrueType ? size * view.resolution / 72.0 * (96.0 / 96.0) : size + 3;
+            cand.style.shadowColor.color = resolver.color(l.shadowColor, item.values);
+            cand.glyphSize = labelGlyphSize(l, resolver.number(l.size, item.values), scaleFactor, rf);
+            // A set ANGLE is relative to the map's north: a rotated map turns it back.
             cand.angle = resolver.number(l.angle, item.values);
-            if (l.type == LabelType::TrueType) cand.fontPath = map.fonts.value(l.font, {});
+            if (cand.angle != 0) cand.angle -= view.angle;
+            if (!l.font.isEmpty()) cand.fontPath = map.fonts.value(l.font, {});
+            cand.layerType = layer.type;
+            cand.group = group;
+            cand.scaleFactor = scaleFactor;
+            cand.resolutionFactor = rf;
             // ANGLE FOLLOW/AUTO/AUTO2: the cache lays the label along the line, knowing the font.
-            if (!l.angleMode.isEmpty() && layer.type == LayerType::Line) {
-                cand.line = item.parts;
-                cand.resolutionFactor = view.defResolution > 0 ? view.resolution / view.defResolution : 1;
-            }
-            labels.add(cand);
+            if (!l.angleMode.isEmpty() && layer.type == LayerType::Line) cand.line = item.parts;
+            if (cached) labels.add(std::move(cand));
+            else LabelCache::drawDirect(canvas, cand);
         }
     }
 }
@@ -360,7 +370,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     }
     trace.drawMs = clock.restartMs();
 
-    queueLabels(items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), m_labels);
+    queueLabels(canvas, items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), scale, m_labels);
     trace.labelMs = clock.restartMs();
     return true;
 }

@@ -3,7 +3,7 @@
 
 #include "wms/capabilities_writer.h"
 #include "wms/get_map_params.h"
-#include "wms/legend_size.h"
+#include "render/legend_layout.h"
 #include "wms/ows_layer_info.h"
 
 #include "geo/coordinate_transform.h"

@@ -3,8 +3,8 @@
 // classes drawn in BBOX when the request carries one).
 
 #include "wms/wms_context.h"
-#include "wms/legend_icon.h"
-#include "wms/legend_size.h"
+#include "render/legend_icon.h"
+#include "render/legend.h"
 #include "wms/ows_layer_info.h"
 
 #include "data/feature_source_factory.h"
@@ -13,10 +13,7 @@
 #include "geo/crs.h"
 #include "expr/feature_classifier.h"
 
-#include <QGuiApplication>
 #include <QPainter>
-#include <QPainterPath>
-#include <QRawFont>
 #include <QSet>
 
 #include <cmath>
@@ -24,15 +21,6 @@
 namespace maptune {
 
 namespace {
-
-constexpr int kMargin = 5;  // HMARGIN / VMARGIN
-
-struct LegendEntry {
-    const LayerDef* layer = nullptr;
-    int cls = -1;
-    QRectF text;   // ink box, origin on the baseline
-    int height = 0;
-};
 
 // Classes with features in `bbox` (MapServer's hit test of a content-dependent
 // legend): features of the layer in the box, classified as for drawing.
@@ -62,50 +50,6 @@ std::optional<QSet<int>> classesInBox(const MapDef& map, const EngineContext& co
         if (c >= 0) hit.insert(c);
     }
     return hit;
-}
-
-void drawText(QPainter& p, const MapDef& map, const QString& text, const QPointF& baseline)
-{
-    const LegendFont font = legendFont(map);
-    if (text.isEmpty() || font.path.isEmpty() || !qobject_cast<QGuiApplication*>(QCoreApplication::instance())) return;
-    const QRawFont raw(font.path, font.pixels, QFont::PreferNoHinting);
-    if (!raw.isValid()) return;
-    const QList<quint32> glyphs = raw.glyphIndexesForString(text);
-    const QList<QPointF> advances = raw.advancesForGlyphIndexes(glyphs, QRawFont::UseDesignMetrics);
-    QPainterPath path;
-    double pen = 0;
-    for (int i = 0; i < glyphs.size(); ++i) {
-        path.addPath(raw.pathForGlyph(glyphs[i]).translated(baseline.x() + pen, baseline.y()));
-        pen += advances[i].x();
-    }
-    Color c = Color::rgb(0, 0, 0);
-    if (map.legend.label && map.legend.label->color.color.isSet()) c = map.legend.label->color.color;
-    p.fillPath(path, QColor(c.r, c.g, c.b));
-}
-
-QImage legendImage(const MapDef& map, const QList<LegendEntry>& entries)
-{
-    const LegendDef& legend = map.legend;
-    int maxWidth = 0, height = 0;
-    for (const LegendEntry& e : entries) {
-        maxWidth = std::max(maxWidth, int(std::lround(e.text.width())));
-        height += e.height;
-    }
-    height += 2 * kMargin + (int(entries.size()) - 1) * legend.keySpacingY;
-    const int width = 2 * kMargin + maxWidth + legend.keySpacingX + legend.keySizeX;
-    QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
-    image.fill(QColor(legend.imageColor.r, legend.imageColor.g, legend.imageColor.b));
-    QPainter p(&image);
-    p.setRenderHint(QPainter::Antialiasing);
-    double y = kMargin;
-    for (const LegendEntry& e : entries) {
-        drawLegendIcon(p, map, *e.layer, e.layer->classes[e.cls], QRect(kMargin, int(y), legend.keySizeX, legend.keySizeY));
-        // The label's baseline sits so that its ink ends at the bottom of the row.
-        y += e.height;
-        drawText(p, map, e.layer->classes[e.cls].name, QPointF(kMargin + legend.keySizeX + legend.keySpacingX, y - e.text.bottom()));
-        y += legend.keySpacingY;
-    }
-    return image;
 }
 
 std::optional<int> positiveInt(const std::optional<QString>& v)
@@ -182,14 +126,12 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
             if (bbox) hit = classesInBox(ctx.map, ctx.prepared.context(), layer, *bbox, crs);
             for (int c : legendClasses(layer)) {
                 if (hit && !hit->contains(c)) continue;
-                LegendEntry e{&layer, c, legendTextBounds(ctx.map, layer.classes[c].name), 0};
-                e.height = std::max(int(std::lround(e.text.height())), ctx.map.legend.keySizeY);
-                entries << e;
+                entries << legendEntry(ctx.map, layer, c);
             }
         }
         if (entries.isEmpty())
             return ctx.error({}, where + QStringLiteral("Unable to draw legend for this layer: no class has a NAME."));
-        image = legendImage(ctx.map, entries);
+        image = drawLegend(ctx.map, entries, format->transparent);
     }
     Result<QByteArray> encoded = encodeImage(image, *format);
     if (!encoded) return ctx.error({}, where + encoded.message());

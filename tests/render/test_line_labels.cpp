@@ -361,7 +361,7 @@ private Q_SLOTS:
             for (int i = 0; i < 2; ++i) {
                 LabelCandidate c;
                 c.text = QStringLiteral("ALONG THE ARC");
-                c.size = 12;
+                c.glyphSize = 12;
                 c.style.angleMode = QStringLiteral("FOLLOW");
                 c.style.force = force;
                 c.line = {arc};

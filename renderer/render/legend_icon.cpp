@@ -1,4 +1,4 @@
-#include "wms/legend_icon.h"
+#include "render/legend_icon.h"
 
 #include "render/symbol_painter.h"
 

@@ -1,0 +1,69 @@
+#include "render/legend_layout.h"
+
+#include "render/label_cache.h"
+
+#include <cmath>
+
+namespace maptune {
+
+TextPath LegendText::layout(const QString& text) const
+{
+    return face ? TextPath::layout(text, *face, options) : TextPath();
+}
+
+LegendText legendText(const MapDef& map)
+{
+    const LabelDef label = map.legend.label.value_or(LabelDef{});
+    const double rf = map.defResolution > 0 ? map.resolution / map.defResolution : 1;
+    LegendText t;
+    t.face = FontFace::forThread(label.font.isEmpty() ? QString() : map.fonts.value(label.font, {}));
+    t.options.glyphSize = labelGlyphSize(label, label.size.value, rf, rf);
+    t.ink.color = label.color.color.isSet() ? label.color.color : Color::rgb(0, 0, 0);
+    t.ink.outline = label.outlineColor.color;
+    t.ink.outlineWidth = label.outlineWidth;
+    return t;
+}
+
+QRectF legendTextBounds(const MapDef& map, const QString& text)
+{
+    if (text.isEmpty()) return {};
+    return legendText(map).layout(text).bounds;
+}
+
+QList<int> legendClasses(const LayerDef& layer)
+{
+    QList<int> out;
+    for (int i = 0; i < layer.classes.size(); ++i)
+        if (!layer.classes[i].name.isNull()) out << i;
+    return out;
+}
+
+LegendEntry legendEntry(const MapDef& map, const LayerDef& layer, int cls)
+{
+    LegendEntry e{&layer, cls, legendTextBounds(map, layer.classes[cls].name), 0};
+    e.height = std::max(int(std::lround(e.text.height())), map.legend.keySizeY);
+    return e;
+}
+
+QSize legendSize(const MapDef& map, const QList<LegendEntry>& entries)
+{
+    if (entries.isEmpty()) return {};
+    const LegendDef& legend = map.legend;
+    int maxWidth = 0, height = 0;
+    for (const LegendEntry& e : entries) {
+        maxWidth = std::max(maxWidth, int(std::lround(e.text.width())));
+        height += e.height;
+    }
+    height += 2 * kLegendMargin + (int(entries.size()) - 1) * legend.keySpacingY;
+    return {2 * kLegendMargin + maxWidth + legend.keySpacingX + legend.keySizeX, height};
+}
+
+QSize legendSize(const MapDef& map, const QList<int>& layers)
+{
+    QList<LegendEntry> entries;
+    for (int index : layers)
+        for (int c : legendClasses(map.layers[index])) entries << legendEntry(map, map.layers[index], c);
+    return legendSize(map, entries);
+}
+
+}  // namespace maptune

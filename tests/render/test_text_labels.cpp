@@ -1,0 +1,339 @@
+// Text as MapServer lays it out and draws it (TextPath, TextPainter), the
+// label cache's placement order and tests, and the embedded scale bar and
+// legend (msDrawScalebar, msDrawLegend, msEmbed*).
+
+#include "mapfile/map_loader.h"
+#include "render/embed_position.h"
+#include "render/label_cache.h"
+#include "render/legend.h"
+#include "render/map_renderer.h"
+#include "render/scalebar.h"
+#include "render/text_painter.h"
+#include "text/font_face.h"
+#include "text/text_path.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace maptune;
+
+namespace {
+
+QList<QPoint> inkOf(const QImage& image, QRect within = {})
+{
+    if (within.isNull()) within = image.rect();
+    QList<QPoint> out;
+    for (int y = within.top(); y <= within.bottom(); ++y)
+        for (int x = within.left(); x <= within.right(); ++x)
+            if (qAlpha(image.pixel(x, y)) > 0 && qGray(image.pixel(x, y)) < 128) out << QPoint(x, y);
+    return out;
+}
+
+QRect inkBox(const QImage& image, QRect within = {})
+{
+    QRect box;
+    for (const QPoint& p : inkOf(image, within)) box = box.united(QRect(p, QSize(1, 1)));
+    return box;
+}
+
+RenderResult render(const QByteArray& text)
+{
+    const LoadResult loaded = parseMapText(text, QStringLiteral("text_labels.map"));
+    if (!loaded.ok()) {
+        RenderResult r;
+        r.error = QStringLiteral("mapfile does not parse");
+        return r;
+    }
+    return MapRenderer(loaded.map).render({});
+}
+
+LabelCandidate point(const QString& text, QPointF at, int priority = 1)
+{
+    LabelCandidate c;
+    c.text = text;
+    c.anchor = at;
+    c.glyphSize = 10;
+    c.style.priority = priority;
+    c.style.partials = true;
+    return c;
+}
+
+}  // namespace
+
+class TestTextLabels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void faceHasMapServerSizes()
+    {
+        const std::shared_ptr<FontFace> face = FontFace::forThread({});
+        QVERIFY2(face, "the built-in font (DejaVu Sans Condensed) is installed");
+        // Size 10 is a 13-pixel em: a capital is about 0.73 em tall.
+        const auto h = face->glyph(U'H', 10);
+        QVERIFY(!h->contours.empty());
+        QVERIFY2(std::abs((h->maxY - h->minY) - 0.729 * 13) < 0.3, qPrintable(QString::number(h->maxY - h->minY)));
+        // Unhinted: the advance is the design advance scaled, not rounded to pixels.
+        QVERIFY(h->advance != std::round(h->advance));
+        QVERIFY(face->hasGlyph(U'H'));
+        QVERIFY(!FontFace::forThread(QStringLiteral("/nonexistent/font.ttf")));
+    }
+
+    void linesStackUpFromTheLastBaseline()
+    {
+        const std::shared_ptr<FontFace> face = FontFace::forThread({});
+        TextLayoutOptions o;
+        o.glyphSize = 10;
+        o.wrap = QLatin1Char('#');
+        const TextPath one = TextPath::layout(QStringLiteral("Ab"), *face, o);
+        const TextPath two = TextPath::layout(QStringLiteral("Ab#Abcdef"), *face, o);
+        QCOMPARE(one.lines, 1);
+        QCOMPARE(two.lines, 2);
+        QCOMPARE(two.lineHeight, std::ceil(10 * 1.33));
+        QCOMPARE(two.glyphs.first().pen.y(), -two.lineHeight);  // "A" of the first line
+        QCOMPARE(two.glyphs.last().pen.y(), 0.0);
+        QVERIFY(two.bounds.top() < one.bounds.top() - two.lineHeight + 0.01);
+        QCOMPARE(two.bounds.left(), 0.0);
+        QVERIFY(two.bounds.width() > one.bounds.width());  // the longer line
+        // MAXLENGTH with WRAP: only lines at least that long break.
+        o.maxLength = 3;
+        o.wrap = QLatin1Char(' ');
+        QCOMPARE(TextPath::layout(QStringLiteral("ab cdef gh"), *face, o).lines, 2);
+    }
+
+    void alignCentersShortLines()
+    {
+        const std::shared_ptr<FontFace> face = FontFace::forThread({});
+        TextLayoutOptions o;
+        o.wrap = QLatin1Char('|');
+        o.align = TextAlign::Center;
+        const TextPath t = TextPath::layout(QStringLiteral("i|WWWWWW"), *face, o);
+        const double longest = t.bounds.width();
+        const double shortLine = t.glyphs.first().shape->advance;
+        QCOMPARE(t.glyphs.first().pen.x(), double(int(int(longest) - int(shortLine))) / 2.0);
+        o.align = TextAlign::Right;
+        const TextPath r = TextPath::layout(QStringLiteral("i|WWWWWW"), *face, o);
+        QCOMPARE(r.glyphs.first().pen.x(), double(int(longest) - int(shortLine)));
+    }
+
+    void painterDrawsOutlineUnderText()
+    {
+        const std::shared_ptr<FontFace> face = FontFace::forThread({});
+        const TextPath t = TextPath::layout(QStringLiteral("O"), *face, {20, {}, 0, TextAlign::Default});
+        QImage image(60, 60, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        TextInk ink;
+        ink.color = Color::rgb(0, 0, 0);
+        ink.outline = Color::rgb(255, 0, 0);
+        ink.outlineWidth = 2;
+        TextPainter::draw(image, t, QPointF(10, 40), 0, ink);
+        int red = 0, black = 0;
+        for (int y = 0; y < 60; ++y)
+            for (int x = 0; x < 60; ++x) {
+                const QRgb p = image.pixel(x, y);
+                if (qRed(p) > 200 && qGreen(p) < 60) ++red;
+                if (qGray(p) < 40) ++black;
+            }
+        QVERIFY2(red > 40 && black > 40, qPrintable(QStringLiteral("%1 red %2 black").arg(red).arg(black)));
+        // The counter of the O stays white: the outline does not fill it.
+        QCOMPARE(image.pixel(10 + int(t.bounds.center().x()), 40 + int(t.bounds.center().y())), qRgb(255, 255, 255));
+    }
+
+    void higherPriorityWinsThenLastAdded()
+    {
+        QImage canvas(200, 100, QImage::Format_ARGB32_Premultiplied);
+        for (const bool prioritised : {false, true}) {
+            canvas.fill(Qt::white);
+            LabelCache cache;
+            LabelCandidate first = point(QStringLiteral("FIRST"), QPointF(100, 50), prioritised ? 5 : 1);
+            first.group = cache.nextGroup();
+            LabelCandidate second = point(QStringLiteral("SECOND"), QPointF(102, 52));
+            second.group = cache.nextGroup();
+            second.style.color.color = Color::rgb(0, 0, 255);
+            cache.add(first);
+            cache.add(second);
+            QCOMPARE(cache.draw(canvas, MapDef{}), 1);
+            // Same priority: the last added goes first (it is blue). PRIORITY 5: the first.
+            bool blue = false;
+            for (const QPoint& p : inkOf(canvas)) blue |= qBlue(canvas.pixel(p)) > 128;
+            QCOMPARE(blue, !prioritised);
+        }
+    }
+
+    void groupIsPlacedWholeOrNotAtAll()
+    {
+        QImage canvas(200, 100, QImage::Format_ARGB32_Premultiplied);
+        canvas.fill(Qt::white);
+        LabelCache cache;
+        LabelCandidate blocker = point(QStringLiteral("BLOCK"), QPointF(150, 50), 10);
+        blocker.group = cache.nextGroup();
+        cache.add(blocker);
+        const int group = cache.nextGroup();
+        LabelCandidate a = point(QStringLiteral("free"), QPointF(40, 50));
+        LabelCandidate b = point(QStringLiteral("BLOCK"), QPointF(150, 50));
+        a.group = b.group = group;
+        cache.add(a);
+        cache.add(b);
+        QCOMPARE(cache.draw(canvas, MapDef{}), 1);
+        QVERIFY(inkOf(canvas, QRect(0, 0, 90, 100)).isEmpty());
+    }
+
+    void partialsFalseKeepsLabelsInside()
+    {
+        QImage canvas(100, 100, QImage::Format_ARGB32_Premultiplied);
+        for (const bool partials : {true, false}) {
+            canvas.fill(Qt::white);
+            LabelCache cache;
+            LabelCandidate c = point(QStringLiteral("EDGE"), QPointF(2, 50));
+            c.style.partials = partials;
+            cache.add(c);
+            QCOMPARE(cache.draw(canvas, MapDef{}), partials ? 1 : 0);
+        }
+    }
+
+    void minDistanceSeparatesEqualTexts()
+    {
+        QImage canvas(300, 100, QImage::Format_ARGB32_Premultiplied);
+        for (const bool sameText : {true, false}) {
+            canvas.fill(Qt::white);
+            LabelCache cache;
+            for (int i = 0; i < 2; ++i) {
+                LabelCandidate c = point(sameText || i == 0 ? QStringLiteral("A") : QStringLiteral("B"), QPointF(100 + 40 * i, 50));
+                c.style.minDistance = 100;
+                c.group = cache.nextGroup();
+                cache.add(c);
+            }
+            QCOMPARE(cache.draw(canvas, MapDef{}), sameText ? 1 : 2);
+        }
+    }
+
+    void autoPositionTriesTheNextPlace()
+    {
+        QImage canvas(200, 200, QImage::Format_ARGB32_Premultiplied);
+        canvas.fill(Qt::white);
+        LabelCache cache;
+        // Placed first (priority 10), it takes the upper left of the point.
+        LabelCandidate blocker = point(QStringLiteral("XXXXXX"), QPointF(100, 100), 10);
+        blocker.style.position = LabelPosition::UL;
+        blocker.style.color.color = Color::rgb(255, 0, 0);
+        cache.add(blocker);
+        LabelCandidate c = point(QStringLiteral("auto"), QPointF(100, 100));
+        c.style.position = LabelPosition::Auto;
+        c.group = cache.nextGroup();
+        cache.add(c);
+        QCOMPARE(cache.draw(canvas, MapDef{}), 2);
+        // UL is taken, so AUTO's next choice for a point is LR: below right.
+        const QRect black = inkBox(canvas, QRect(100, 100, 100, 100));
+        QVERIFY2(!black.isEmpty(), "the AUTO label went below right of its point");
+    }
+
+    void roundedIntervals_data()
+    {
+        QTest::addColumn<double>("in");
+        QTest::addColumn<double>("out");
+        QTest::newRow("tiny") << 0.000123 << 0.0001;
+        QTest::newRow("thousandths") << 0.00123 << 0.001;
+        QTest::newRow("tenths") << 0.2215 << 0.2;
+        QTest::newRow("units") << 42.4 << 42.0;
+        QTest::newRow("hundreds") << 1234.0 << 1200.0;
+        QTest::newRow("big") << 98765.0 << 99000.0;
+    }
+    void roundedIntervals()
+    {
+        QFETCH(double, in);
+        QFETCH(double, out);
+        QCOMPARE(roundScalebarInterval(in), out);
+    }
+
+    void embedPositions()
+    {
+        const QSize canvas(160, 40), bar(150, 20);
+        QCOMPARE(embedTopLeft(canvas, bar, QStringLiteral("LL")), QPoint(0, 20));
+        QCOMPARE(embedTopLeft(canvas, bar, QStringLiteral("UR")), QPoint(10, 0));
+        QCOMPARE(embedTopLeft(canvas, bar, QStringLiteral("lc"), QPoint(5, 5)), QPoint(10, 15));
+    }
+
+    void embeddedScalebarAlternatesBoxes()
+    {
+        const RenderResult r = render(R"(MAP
+  EXTENT -180 -90 180 90
+  SIZE 160 40
+  IMAGECOLOR 0 0 0
+  SCALEBAR
+    LABEL COLOR 0 0 0 SIZE 9 END
+    SIZE 150 3
+    COLOR 0 0 0
+    BACKGROUNDCOLOR 255 255 255
+    OUTLINECOLOR 0 0 0
+    UNITS kilometers
+    INTERVALS 3
+    STATUS EMBED
+  END
+END
+)");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QImage& img = r.image;
+        // A white 150-pixel bar image at the lower left, on the black map.
+        QCOMPARE(img.pixel(0, 39), qRgb(255, 255, 255));
+        QCOMPARE(img.pixel(149, 20), qRgb(255, 255, 255));
+        QCOMPARE(img.pixel(155, 39), qRgb(0, 0, 0));
+        QCOMPARE(img.pixel(0, 19), qRgb(0, 0, 0));
+        // Row 3 of the bar image is the outline; on the middle row the
+        // boxes go black, white, black.
+        const int row = 20 + 3 + 1;
+        QList<int> changes;
+        QRgb last = img.pixel(0, row);
+        for (int x = 1; x < 150; ++x) {
+            if (img.pixel(x, row) != last) changes << x;
+            last = img.pixel(x, row);
+        }
+        // Black from the left outline, white inside the middle box (its
+        // outlines are black), black again to the right outline.
+        QCOMPARE(changes.size(), 4);
+        QCOMPARE(img.pixel(changes[1], row), qRgb(255, 255, 255));
+        QCOMPARE(changes[2] - changes[1], changes[1] - changes[0] - 2);
+        QCOMPARE(changes[3] - changes[2], changes[1] - changes[0]);
+        // Some text (the interval values) is drawn under the bar.
+        QVERIFY(!inkOf(img, QRect(0, 28, 150, 12)).isEmpty());
+    }
+
+    void embeddedLegendInItsCorner()
+    {
+        const RenderResult r = render(R"(MAP
+  EXTENT 0 0 100 100
+  SIZE 200 200
+  IMAGECOLOR 0 0 255
+  LEGEND
+    STATUS EMBED
+    POSITION UR
+  END
+  LAYER
+    NAME "l"
+    TYPE POLYGON
+    STATUS ON
+    CLASS
+      NAME "Parks"
+      STYLE COLOR 0 200 0 END
+    END
+  END
+END
+)");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const MapDef map = *parseMapText(R"(MAP
+  LEGEND STATUS EMBED END
+  LAYER NAME "l" TYPE POLYGON STATUS ON CLASS NAME "Parks" STYLE COLOR 0 200 0 END END END
+END
+)", QStringLiteral("legend.map")).map;
+        const QSize size = legendSize(map, QList<int>{0});
+        QVERIFY(size.width() > 2 * kLegendMargin + 20 + 5);
+        QCOMPARE(size.height(), 2 * kLegendMargin + 10);
+        // The legend's white box sits flush in the upper right corner.
+        QCOMPARE(r.image.pixel(199, 0), qRgb(255, 255, 255));
+        QCOMPARE(r.image.pixel(200 - size.width(), size.height() - 1), qRgb(255, 255, 255));
+        QCOMPARE(r.image.pixel(200 - size.width() - 1, 0), qRgb(0, 0, 255));
+        // The key is the class's green box.
+        QCOMPARE(r.image.pixel(200 - size.width() + kLegendMargin + 10, kLegendMargin + 5), qRgb(0, 200, 0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTextLabels)
+#include "test_text_labels.moc"
