@@ -12,8 +12,10 @@ QPoint embedTopLeft(QSize canvas, QSize image, const QString& position, QPoint o
     if (p.endsWith(QLatin1Char('R'))) cx = canvas.width() - halfW - offset.x();
     else if (p.endsWith(QLatin1Char('C'))) cx = int(std::lround(canvas.width() / 2.0)) + offset.x();
     const int cy = p.startsWith(QLatin1Char('U')) ? halfH + offset.y() : canvas.height() - halfH - offset.y();
-    // Drawn as a pixmap marker at that centre: on the nearest whole pixel.
-    return {int(std::lround(cx - image.width() / 2.0)), int(std::lround(cy - image.height() / 2.0))};
+    // Drawn as a pixmap marker at that centre, on the nearest whole pixel;
+    // a half pixel goes to the even side (an odd legend height sits a row
+    // higher, as in MapServer's output).
+    return {int(std::nearbyint(cx - image.width() / 2.0)), int(std::nearbyint(cy - image.height() / 2.0))};
 }
 
 }  // namespace maptune

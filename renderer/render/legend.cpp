@@ -81,10 +81,11 @@ QList<LegendEntry> mapLegendEntries(const MapDef& map, double scaleDenom)
     return entries;
 }
 
-QRect embedLegend(QImage& canvas, const MapDef& map, const MapView& view)
+QRect embedLegend(QImage& canvas, const MapDef& map, const MapView& view, bool mapTransparent)
 {
     if (!map.legend.present || map.legend.status.compare(QLatin1String("EMBED"), Qt::CaseInsensitive) != 0) return {};
-    const QImage image = drawLegend(map, mapLegendEntries(map, view.scaleDenom), isOn(extra(map.legend, "TRANSPARENT")));
+    const bool transparent = isOn(extra(map.legend, "TRANSPARENT")) || (map.legend.postLabelCache && mapTransparent);
+    const QImage image = drawLegend(map, mapLegendEntries(map, view.scaleDenom), transparent);
     if (image.isNull()) return {};
     QString position = extra(map.legend, "POSITION");
     if (position.isEmpty()) position = QStringLiteral("LL");

@@ -20,7 +20,8 @@ QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool tra
 QList<LegendEntry> mapLegendEntries(const MapDef& map, double scaleDenom);
 
 // Draws the legend into `canvas` when its STATUS is EMBED; returns the area
-// it took (empty when none).
-QRect embedLegend(QImage& canvas, const MapDef& map, const MapView& view);
+// it took (empty when none). A legend drawn after the labels (POSTLABELCACHE)
+// is drawn in the map's own format: on a transparent map, without background.
+QRect embedLegend(QImage& canvas, const MapDef& map, const MapView& view, bool mapTransparent);
 
 }  // namespace maptune

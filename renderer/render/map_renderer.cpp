@@ -179,7 +179,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     }
     const bool scalebarLast = isTrue(map.scalebar, "POSTLABELCACHE");
     if (!map.legend.postLabelCache) {
-        const QRect area = embedLegend(canvas, map, view);
+        const QRect area = embedLegend(canvas, map, view, transparent);
         if (!area.isEmpty()) labels.addObstacle(area);
     }
     if (!scalebarLast) {
@@ -191,7 +191,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         labels.draw(canvas, map);
         result.trace.labelMs = labelClock.elapsedMs();
     }
-    if (map.legend.postLabelCache) embedLegend(canvas, map, view);
+    if (map.legend.postLabelCache) embedLegend(canvas, map, view, transparent);
     if (scalebarLast) embedScalebar(canvas, map, view);
 
     result.mimeType = format->mimeType;

@@ -52,6 +52,23 @@ std::optional<QSet<int>> classesInBox(const MapDef& map, const EngineContext& co
     return hit;
 }
 
+// WMS layer groups by path: "wms_layer_group" "/TN/TN.RoadTransportNetwork"
+// puts the layer in both groups.
+bool inLayerGroupPath(const LayerDef& l, const QString& name)
+{
+    const QString path = l.metadata.value(QStringLiteral("wms_layer_group"), QString());
+    return !path.isEmpty() && path.split(QLatin1Char('/'), Qt::SkipEmptyParts).contains(name, Qt::CaseInsensitive);
+}
+
+// The classes a STYLE shows: those of that class GROUP; without a STYLE
+// (or "default"), the layer's CLASSGROUP, else all.
+bool inStyle(const LayerDef& layer, const ClassDef& cls, const QString& style)
+{
+    const bool named = !style.isEmpty() && style.compare(QLatin1String("default"), Qt::CaseInsensitive) != 0;
+    const QString group = named ? style : layer.classGroup;
+    return group.isEmpty() || cls.group == group;
+}
+
 std::optional<int> positiveInt(const std::optional<QString>& v)
 {
     if (!v) return std::nullopt;
@@ -77,7 +94,8 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
     for (int i = 0; i < ctx.map.layers.size(); ++i) {
         const LayerDef& l = ctx.map.layers[i];
         const bool named = l.name.compare(*layerName, Qt::CaseInsensitive) == 0
-                           || (!l.group.isEmpty() && l.group.compare(*layerName, Qt::CaseInsensitive) == 0);
+                           || (!l.group.isEmpty() && l.group.compare(*layerName, Qt::CaseInsensitive) == 0)
+                           || inLayerGroupPath(l, *layerName);
         if (named && enabled.contains(i)) layers << i;
     }
     if (layers.isEmpty())
@@ -120,11 +138,15 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
             if (!crs.isValid()) crs = resolveProjection(ctx.map, ctx.map.projection).valueOr(Crs());
         }
         QList<LegendEntry> entries;
-        for (int index : layers) {
+        const QString style = ctx.request.value(QStringLiteral("STYLE")).value_or(QString());
+        // Layers in reverse drawing order, as msDrawLegend lists them.
+        for (auto it = layers.crbegin(); it != layers.crend(); ++it) {
+            const int index = *it;
             const LayerDef& layer = ctx.map.layers[index];
             std::optional<QSet<int>> hit;
             if (bbox) hit = classesInBox(ctx.map, ctx.prepared.context(), layer, *bbox, crs);
             for (int c : legendClasses(layer)) {
+                if (!inStyle(layer, layer.classes[c], style)) continue;
                 if (hit && !hit->contains(c)) continue;
                 entries << legendEntry(ctx.map, layer, c);
             }

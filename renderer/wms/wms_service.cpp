@@ -1,5 +1,6 @@
 #include "wms/wms_service.h"
 
+#include "wms/cgi_mode.h"
 #include "wms/wms_context.h"
 
 namespace maptune {
@@ -53,6 +54,8 @@ Response WmsService::handle(const WmsRequest& request) const
     const QString op = request.value(QStringLiteral("REQUEST")).value_or(QString());
 
     WmsContext ctx{*m_map, map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
+    if (!service)
+        if (auto image = cgiModeImage(ctx)) return std::move(*image);
     if (service && service->compare(QLatin1String("WMS"), Qt::CaseInsensitive) != 0)
         return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Unsupported SERVICE (%1).").arg(*service),
                              QStringLiteral("ServiceNotDefined"));
