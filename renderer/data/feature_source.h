@@ -20,6 +20,7 @@ struct Feature {
     qint64 id = -1;
     Geometry geometry;
     QStringList values;  // in the order of FeatureCursor::fields()
+    QString text;        // an inline FEATURE's TEXT: its label unless the LABEL has a TEXT
 };
 
 struct FeatureQuery {

@@ -44,6 +44,7 @@ Result<std::unique_ptr<InlineFeatureSource>> InlineFeatureSource::create(const L
             }
         }
         if (!fd.items.isEmpty()) f.values = fd.items.split(QLatin1Char(';'));
+        f.text = fd.text;
         while (f.values.size() < src->m_fields.size()) f.values << QString();
         src->m_features << f;
     }

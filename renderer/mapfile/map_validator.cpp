@@ -111,6 +111,32 @@ void checkStyles(const MapDef& map, const QList<StyleDef>& styles, Diagnostics& 
     }
 }
 
+// A FONT names FONTSET entries, as a list ("ar:arabic,default": a language
+// tag before the colon). One the FONTSET lacks fails MapServer's render.
+void checkLabel(const MapDef& map, const LayerDef& layer, const LabelDef& l, Diagnostics& out)
+{
+    if (!l.font.isEmpty() && !l.font.startsWith(QLatin1Char('['))) {
+        for (QString name : l.font.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            name = name.section(QLatin1Char(':'), -1).trimmed();
+            if (!map.fonts.value(name))
+                add(out, Diagnostic::Severity::Warning, l.pos,
+                    QStringLiteral("LABEL of LAYER '%1': FONT '%2' is not in the FONTSET%3; the label is drawn in the built-in font")
+                        .arg(layer.name, name, map.fontSet.isEmpty() ? QStringLiteral(" (the map has no FONTSET)") : QString()));
+        }
+    }
+    if (l.wrap.size() > 1)
+        add(out, Diagnostic::Severity::Warning, l.pos,
+            QStringLiteral("LABEL of LAYER '%1': WRAP '%2' is more than one character; only '%3' breaks lines")
+                .arg(layer.name, l.wrap, l.wrap.left(1)));
+    for (const StyleDef& s : l.styles) {
+        const QString t = s.geomTransform.toLower();
+        if (!t.isEmpty() && t != QLatin1String("labelpoly") && t != QLatin1String("labelpnt") && !t.startsWith(QLatin1Char('(')))
+            add(out, Diagnostic::Severity::Warning, s.pos,
+                QStringLiteral("LABEL STYLE of LAYER '%1': GEOMTRANSFORM '%2' is not one a label style takes (labelpoly, labelpnt)")
+                    .arg(layer.name, s.geomTransform));
+    }
+}
+
 void checkClasses(const MapDef& map, const LayerDef& layer, Diagnostics& out)
 {
     const bool vector = layer.type == LayerType::Point || layer.type == LayerType::Line ||
@@ -121,7 +147,10 @@ void checkClasses(const MapDef& map, const LayerDef& layer, Diagnostics& out)
                 QStringLiteral("CLASS%1 of LAYER '%2' has no STYLE and no LABEL: its features are not drawn")
                     .arg(c.name.isEmpty() ? QString() : QStringLiteral(" '%1'").arg(c.name), layer.name));
         checkStyles(map, c.styles, out);
-        for (const auto& l : c.labels) checkStyles(map, l.styles, out);
+        for (const auto& l : c.labels) {
+            checkStyles(map, l.styles, out);
+            checkLabel(map, layer, l, out);
+        }
     }
 }
 

@@ -22,6 +22,7 @@ struct DrawItem {
     Geometry::Type type = Geometry::Type::None;
     QList<QPolygonF> parts;
     QStringList values;
+    QString text;                // the feature's own TEXT (inline features)
     double top = 0, bottom = 0;  // pixel rows the parts span
 };
 

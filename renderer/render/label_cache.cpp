@@ -5,6 +5,8 @@
 #include "render/line_offset.h"
 #include "render/text_painter.h"
 
+#include <QPainter>
+#include <QPainterPath>
 #include <QTransform>
 
 #include <algorithm>
@@ -80,6 +82,7 @@ struct LabelShape {
     QList<GlyphPlacement> glyphs;
     QRectF ink;
     LabelFootprint footprint;
+    QPolygonF labelPoly;  // the text's box grown by a pixel: GEOMTRANSFORM labelpoly
 };
 
 QPolygonF boxPolygon(const QTransform& t, const QRectF& r)
@@ -93,8 +96,10 @@ QPolygonF boxPolygon(const QTransform& t, const QRectF& r)
 LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF anchor, double angle, LabelPosition pos)
 {
     const bool followOffset = c.style.offsetY == LineOffset::SingleSided || c.style.offsetY == LineOffset::DoubleSided;
-    const double ox = followOffset ? 0 : c.style.offsetX * c.scaleFactor;
-    const double oy = followOffset ? 0 : c.style.offsetY * c.scaleFactor;
+    // Every position but CC keeps clear of the marker by half its size.
+    const bool centred = pos == LabelPosition::CC;
+    const double ox = (followOffset ? 0 : c.style.offsetX * c.scaleFactor) + (centred ? 0 : c.marker.width() / 2);
+    const double oy = (followOffset ? 0 : c.style.offsetY * c.scaleFactor) + (centred ? 0 : c.marker.height() / 2);
     // The text's origin (the last line's baseline start) from the box's corner.
     const QPointF origin = cornerOffset(pos, text, ox, oy) - QPointF(text.bounds.left(), text.bounds.bottom());
     QTransform t;
@@ -106,6 +111,9 @@ LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF 
     s.ink = t.mapRect(box);
     const double b = c.style.buffer * c.scaleFactor;
     s.footprint.add(boxPolygon(t, box.adjusted(-b, -b, b, b)));
+    s.labelPoly = boxPolygon(t, box.adjusted(-1, -1, 1, 1));
+    // MapServer's label boxes come out crisp: their corners on whole pixels.
+    for (QPointF& p : s.labelPoly) p = QPointF(std::round(p.x()), std::round(p.y()));
     return s;
 }
 
@@ -171,6 +179,24 @@ QList<LabelShape> lineShapes(const LabelCandidate& c, const TextPath& text, cons
     for (const QList<PathGlyph>& glyphs : layout.follow) shapes << followShape(c, text, glyphs, height);
     for (const PathPoint& pt : layout.points) shapes << straightShape(c, text, pt.point, pt.angle, LabelPosition::CC);
     return shapes;
+}
+
+// Label STYLEs with GEOMTRANSFORM labelpoly: boxes behind the text.
+void drawBackgrounds(QImage& canvas, const LabelCandidate& c, const QPolygonF& poly)
+{
+    if (poly.isEmpty()) return;
+    for (const StyleDef& s : c.style.styles) {
+        if (s.geomTransform.compare(QLatin1String("labelpoly"), Qt::CaseInsensitive) != 0) continue;
+        const Color& fill = s.color.color;
+        const Color& line = s.outlineColor.color;
+        QPainter p(&canvas);
+        p.setRenderHint(QPainter::Antialiasing);
+        QPainterPath path;
+        path.addPolygon(poly);
+        path.closeSubpath();
+        if (fill.isSet()) p.fillPath(path, QColor(fill.r, fill.g, fill.b, fill.a));
+        if (line.isSet()) p.strokePath(path, QPen(QColor(line.r, line.g, line.b, line.a), std::max(1.0, s.width.value * c.scaleFactor)));
+    }
 }
 
 TextInk inkOf(const LabelCandidate& c)
@@ -263,7 +289,9 @@ void LabelCache::drawDirect(QImage& canvas, const LabelCandidate& c)
     const TextPath text = layoutFor(c, *face);
     if (text.isEmpty()) return;
     const LabelPosition pos = c.style.position == LabelPosition::Auto ? LabelPosition::CC : c.style.position;
-    TextPainter::draw(canvas, straightShape(c, text, c.anchor, c.angle, pos).glyphs, inkOf(c));
+    const LabelShape s = straightShape(c, text, c.anchor, c.angle, pos);
+    drawBackgrounds(canvas, c, s.labelPoly);
+    TextPainter::draw(canvas, s.glyphs, inkOf(c));
 }
 
 int LabelCache::draw(QImage& canvas, const MapDef& map)
@@ -285,7 +313,12 @@ int LabelCache::draw(QImage& canvas, const MapDef& map)
             const Group& g = groups[gi];
             if (g.priority != priority) continue;
             QList<Placed> pending;
-            QList<std::pair<QList<GlyphPlacement>, TextInk>> toDraw;
+            struct Drawing {
+                const LabelCandidate* candidate;
+                QList<GlyphPlacement> glyphs;
+                QPolygonF labelPoly;
+            };
+            QList<Drawing> toDraw;
             bool ok = true;
             for (qsizetype i = g.first; i < g.first + g.count && ok; ++i) {
                 const LabelCandidate& c = m_candidates[i];
@@ -298,7 +331,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map)
                     for (const LabelShape& s : lineShapes(c, text, bounds)) {
                         if (!placement.fits(c, s, pending, forceGroup)) continue;
                         placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), g.first}});
-                        toDraw.append({s.glyphs, inkOf(c)});
+                        toDraw.append({&c, s.glyphs, s.labelPoly});
                     }
                     continue;
                 }
@@ -316,12 +349,13 @@ int LabelCache::draw(QImage& canvas, const MapDef& map)
                     break;
                 }
                 pending << Placed{chosen->footprint, chosen->ink, c.text, c.anchor, g.first};
-                toDraw.append({chosen->glyphs, inkOf(c)});
+                toDraw.append({&c, chosen->glyphs, chosen->labelPoly});
             }
             if (!ok) continue;
             placement.commit(pending);
-            for (const auto& [glyphs, ink] : toDraw) {
-                TextPainter::draw(canvas, glyphs, ink);
+            for (const Drawing& d : toDraw) {
+                drawBackgrounds(canvas, *d.candidate, d.labelPoly);
+                TextPainter::draw(canvas, d.glyphs, inkOf(*d.candidate));
                 ++drawn;
             }
         }

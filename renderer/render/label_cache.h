@@ -16,6 +16,7 @@
 #include <QList>
 #include <QPointF>
 #include <QPolygonF>
+#include <QSizeF>
 #include <QString>
 
 namespace maptune {
@@ -33,6 +34,7 @@ struct LabelCandidate {
     // replace anchor and angle. Empty for every other label.
     QList<QPolygonF> line;
     double scaleFactor = 1;       // pixels per SIZE unit: OFFSET and BUFFER scale by it
+    QSizeF marker;                // the point's marker: labels off its centre keep clear of it
     double resolutionFactor = 1;  // RESOLUTION / DEFRESOLUTION: scales REPEATDISTANCE, MINFEATURESIZE, MINDISTANCE
 };
 

@@ -228,6 +228,32 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
     return item;
 }
 
+// The file of a label FONT: the first of its list the FONTSET has, an
+// entry tagged with a language ("ar:arabic,default") only when no untagged
+// one is there (MapServer keeps those for text in that language, which is
+// not shaped here); empty (the built-in font) when the FONTSET has none.
+QString labelFontPath(const MapDef& map, const QString& font)
+{
+    const QStringList entries = font.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const bool tagged : {false, true})
+        for (const QString& entry : entries) {
+            if (entry.contains(QLatin1Char(':')) != tagged) continue;
+            if (const auto file = map.fonts.value(entry.section(QLatin1Char(':'), -1).trimmed())) return *file;
+        }
+    return {};
+}
+
+// The size of a point's marker: the largest of its class's marker styles.
+QSizeF markerSize(const ClassDef& c, const StyleResolver& resolver, const QStringList& values, double scale)
+{
+    double size = 0;
+    for (const StyleDef& s : c.styles) {
+        if (!s.geomTransform.isEmpty() || s.symbolName.isEmpty()) continue;
+        size = std::max(size, resolver.number(s.size, values) * scale);
+    }
+    return {size, size};
+}
+
 // Queues every item's labels; the cache draws them after all layers (with
 // LABELCACHE OFF they are drawn at once, over this layer).
 void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, const LayerDef& layer, const MapView& view,
@@ -241,7 +267,8 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
         const DrawItem& item = items[i];
         const ClassDef& c = layer.classes[item.cls];
         if (c.labels.isEmpty()) continue;
-        const QString classText = classifier.labelText(item.cls, item.values);
+        // msShapeGetLabelAnnotation: the feature's own TEXT before the class TEXT and LABELITEM.
+        const QString classText = item.text.isEmpty() ? classifier.labelText(item.cls, item.values) : item.text;
         const int group = labels.nextGroup();
         for (const LabelDef& l : c.labels) {
             // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
@@ -262,8 +289,9 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             // A set ANGLE is relative to the map's north: a rotated map turns it back.
             cand.angle = resolver.number(l.angle, item.values);
             if (cand.angle != 0) cand.angle -= view.angle;
-            if (!l.font.isEmpty()) cand.fontPath = map.fonts.value(l.font, {});
+            if (!l.font.isEmpty()) cand.fontPath = labelFontPath(map, l.font);
             cand.layerType = layer.type;
+            if (layer.type == LayerType::Point) cand.marker = markerSize(c, resolver, item.values, symbolScale);
             cand.group = group;
             cand.scaleFactor = scaleFactor;
             cand.resolutionFactor = rf;
@@ -355,6 +383,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         DrawItem item = toPixels(f.geometry, pixels);
         item.cls = cls;
         item.values = f.values;
+        item.text = f.text;
         if (!items.push(std::move(item))) return fail(QStringLiteral("layer '%1': too many features to draw").arg(m_layer.name));
         ++trace.features;
     }

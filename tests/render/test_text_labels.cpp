@@ -3,6 +3,7 @@
 // legend (msDrawScalebar, msDrawLegend, msEmbed*).
 
 #include "mapfile/map_loader.h"
+#include "mapfile/map_validator.h"
 #include "render/embed_position.h"
 #include "render/label_cache.h"
 #include "render/legend.h"
@@ -226,6 +227,45 @@ private Q_SLOTS:
         QVERIFY2(!black.isEmpty(), "the AUTO label went below right of its point");
     }
 
+    void labelFontsAreChecked()
+    {
+        const LoadResult loaded = parseMapText(R"(MAP
+  SIZE 100 100
+  EXTENT 0 0 100 100
+  LAYER NAME "towns" TYPE POINT STATUS ON
+    FEATURE POINTS 50 50 END END
+    CLASS
+      LABEL FONT "nosuchfont" WRAP "ab" TEXT "x"
+        STYLE GEOMTRANSFORM "bogus" COLOR 1 2 3 END
+      END
+    END
+  END
+END
+)", QStringLiteral("fonts.map"));
+        QVERIFY(loaded.ok());
+        QStringList messages;
+        for (const Diagnostic& d : validateMap(*loaded.map)) messages << d.message;
+        const QString all = messages.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QLatin1String("FONT 'nosuchfont' is not in the FONTSET")) && all.contains(QLatin1String("'towns'")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("WRAP 'ab'")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("GEOMTRANSFORM 'bogus'")), qPrintable(all));
+        // And the map still renders, the label in the built-in font.
+        const RenderResult r = MapRenderer(loaded.map).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY(!inkOf(r.image).isEmpty());
+    }
+
+    void hostileLabelsStillRender()
+    {
+        // Empty texts, a huge SIZE, a degenerate scale bar and legend: drawn
+        // or skipped, never a crash (the same map seeds the mapfile fuzzer).
+        const LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_SOURCE_DIR "/tests/fuzz/corpus/mapfile/labels_bad_input.map"));
+        QVERIFY(loaded.map);
+        const RenderResult r = MapRenderer(loaded.map).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.image.size(), QSize(100, 100));
+    }
+
     void roundedIntervals_data()
     {
         QTest::addColumn<double>("in");
@@ -326,12 +366,17 @@ END
         const QSize size = legendSize(map, QList<int>{0});
         QVERIFY(size.width() > 2 * kLegendMargin + 20 + 5);
         QCOMPARE(size.height(), 2 * kLegendMargin + 10);
-        // The legend's white box sits flush in the upper right corner.
-        QCOMPARE(r.image.pixel(199, 0), qRgb(255, 255, 255));
-        QCOMPARE(r.image.pixel(200 - size.width(), size.height() - 1), qRgb(255, 255, 255));
-        QCOMPARE(r.image.pixel(200 - size.width() - 1, 0), qRgb(0, 0, 255));
+        // The legend's white box sits in the upper right corner (an odd
+        // width leaves the last column, as MapServer rounds).
+        const QPoint at = embedTopLeft(QSize(200, 200), size, QStringLiteral("UR"));
+        QCOMPARE(at.y(), 0);
+        QVERIFY(at.x() + size.width() >= 199);
+        QCOMPARE(r.image.pixel(at.x(), 0), qRgb(255, 255, 255));
+        QCOMPARE(r.image.pixel(at.x() + size.width() - 1, size.height() - 1), qRgb(255, 255, 255));
+        QCOMPARE(r.image.pixel(at.x() - 1, 0), qRgb(0, 0, 255));
+        QCOMPARE(r.image.pixel(at.x(), size.height()), qRgb(0, 0, 255));
         // The key is the class's green box.
-        QCOMPARE(r.image.pixel(200 - size.width() + kLegendMargin + 10, kLegendMargin + 5), qRgb(0, 200, 0));
+        QCOMPARE(r.image.pixel(at.x() + kLegendMargin + 10, kLegendMargin + 5), qRgb(0, 200, 0));
     }
 };
 
