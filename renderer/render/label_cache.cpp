@@ -294,8 +294,11 @@ void LabelCache::drawDirect(QImage& canvas, const LabelCandidate& c)
     TextPainter::draw(canvas, s.glyphs, inkOf(c));
 }
 
-int LabelCache::draw(QImage& canvas, const MapDef& map)
+int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layers)
 {
+    auto traceOf = [&](const LabelCandidate& c) -> LayerTrace* {
+        return layers && c.layer >= 0 && c.layer < layers->size() ? &(*layers)[c.layer] : nullptr;
+    };
     if (m_candidates.isEmpty()) return 0;
     const double gutter = map.web.metadata.value(QStringLiteral("labelcache_map_edge_buffer"), QString()).toDouble();
     Placement placement(canvas, std::max(0.0, gutter));
@@ -329,6 +332,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map)
                 if (!c.line.isEmpty()) {
                     // Each placement along a line stands on its own.
                     for (const LabelShape& s : lineShapes(c, text, bounds)) {
+                        if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
                         if (!placement.fits(c, s, pending, forceGroup)) continue;
                         placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), g.first}});
                         toDraw.append({&c, s.glyphs, s.labelPoly});
@@ -341,6 +345,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map)
                 std::optional<LabelShape> chosen;
                 for (qsizetype k = 0; k < positions.size() && !chosen; ++k) {
                     LabelShape s = straightShape(c, text, c.anchor, c.angle, positions[k]);
+                    if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
                     if (placement.fits(c, s, pending, forceGroup) || (c.style.force && k == positions.size() - 1))
                         chosen = std::move(s);
                 }
@@ -356,6 +361,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map)
             for (const Drawing& d : toDraw) {
                 drawBackgrounds(canvas, *d.candidate, d.labelPoly);
                 TextPainter::draw(canvas, d.glyphs, inkOf(*d.candidate));
+                if (LayerTrace* t = traceOf(*d.candidate)) ++t->labelsPlaced;
                 ++drawn;
             }
         }

@@ -11,6 +11,7 @@
 // (TextPath, TextPainter) so that it lands on MapServer's pixels.
 
 #include "mapfile/map_def.h"
+#include "trace/trace.h"
 
 #include <QImage>
 #include <QList>
@@ -30,6 +31,7 @@ struct LabelCandidate {
     QString fontPath;      // TrueType file from the FONTSET, empty = MapServer's built-in font
     LayerType layerType = LayerType::Point;
     int group = 0;         // the labels of one feature and class share a group
+    int layer = -1;        // index of the layer's trace: placement counts go there
     // ANGLE FOLLOW/AUTO/AUTO2 on a line: the feature's pixel polylines, which
     // replace anchor and angle. Empty for every other label.
     QList<QPolygonF> line;
@@ -40,14 +42,21 @@ struct LabelCandidate {
 
 class LabelCache {
 public:
-    void add(LabelCandidate c) { m_candidates.append(std::move(c)); }
+    void add(LabelCandidate c)
+    {
+        if (c.layer < 0) c.layer = m_currentLayer;
+        m_candidates.append(std::move(c));
+    }
+    // The trace index labels added from now on count towards.
+    void setCurrentLayer(int traceIndex) { m_currentLayer = traceIndex; }
     bool isEmpty() const { return m_candidates.isEmpty(); }
     int nextGroup() { return ++m_groups; }
     // An area labels must avoid (an embedded legend or scale bar: MapServer
     // places those first, as forced labels of priority 10).
     void addObstacle(const QRectF& area) { m_obstacles << area; }
     // Places and draws every label that fits; returns the number drawn.
-    int draw(QImage& canvas, const MapDef& map);
+    // With `layers`, each layer's trace gets its placements tried and placed.
+    int draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layers = nullptr);
     // A label drawn at once, with no collision test (LABELCACHE OFF).
     static void drawDirect(QImage& canvas, const LabelCandidate& c);
 
@@ -55,6 +64,7 @@ private:
     QList<LabelCandidate> m_candidates;
     QList<QRectF> m_obstacles;
     int m_groups = 0;
+    int m_currentLayer = -1;
 };
 
 // MapServer's glyph size for a label SIZE (a bitmap size word counts as its number).

@@ -167,6 +167,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
             layerCanvas.fill(Qt::transparent);
             target = &layerCanvas;
         }
+        labels.setCurrentLayer(int(result.trace.layers.size()));
         const bool ok = prepLayer.render({view, *target, lt, req.cancel, labels});
         if (opacity < 1.0 && ok && !lt.skipped) {
             QPainter p(&canvas);
@@ -188,7 +189,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     }
     {
         Stopwatch labelClock;
-        labels.draw(canvas, map);
+        labels.draw(canvas, map, &result.trace.layers);
         result.trace.labelMs = labelClock.elapsedMs();
     }
     if (map.legend.postLabelCache) embedLegend(canvas, map, view, transparent);

@@ -65,6 +65,8 @@ void ServerMetrics::traceFinished(const QString& map, const Trace& trace)
         t.lutS += lt.lutMs / 1000;
         t.labelS += lt.labelMs / 1000;
         t.features += quint64(std::max<qint64>(0, lt.features));
+        t.labelsTried += quint64(std::max<qint64>(0, lt.labelsTried));
+        t.labelsPlaced += quint64(std::max<qint64>(0, lt.labelsPlaced));
         t.pixels += quint64(std::max<qint64>(0, lt.pixels));
         if (!lt.error.isEmpty()) t.errors++;
         for (const DbTrace& db : lt.db) {
@@ -151,6 +153,12 @@ QByteArray ServerMetrics::prometheusText(const MapRegistry* registry) const
         const std::pair<const char*, double> phases[] = {{"open", t.openS}, {"read", t.readS}, {"draw", t.drawS}, {"lut", t.lutS}, {"label", t.labelS}};
         for (const auto& [phase, s] : phases)
             out += "maptune_layer_phase_seconds_total{" + l + ",phase=\"" + phase + "\"} " + number(s) + '\n';
+    }
+    header(out, "maptune_layer_labels_total", "counter", "Label placements per layer: tried by the label cache, and placed.");
+    for (const auto& [key, t] : m_layers) {
+        const QByteArray l = "map=" + label(key.first) + ",layer=" + label(key.second);
+        out += "maptune_layer_labels_total{" + l + ",result=\"tried\"} " + QByteArray::number(t.labelsTried) + '\n';
+        out += "maptune_layer_labels_total{" + l + ",result=\"placed\"} " + QByteArray::number(t.labelsPlaced) + '\n';
     }
     header(out, "maptune_layer_features_total", "counter", "Features drawn per layer.");
     for (const auto& [key, t] : m_layers)

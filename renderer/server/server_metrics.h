@@ -49,7 +49,7 @@ private:
     struct LayerTimes {
         Histogram total;
         double openS = 0, readS = 0, drawS = 0, lutS = 0, labelS = 0;
-        quint64 features = 0, pixels = 0, errors = 0;
+        quint64 features = 0, pixels = 0, errors = 0, labelsTried = 0, labelsPlaced = 0;
     };
     struct DbTimes {
         double poolWaitS = 0, connectS = 0, queryS = 0, fetchS = 0;

@@ -36,6 +36,8 @@ struct LayerTrace {
     double totalMs = 0;
     qint64 features = 0;
     qint64 pixels = 0;
+    qint64 labelsTried = 0;     // label placements the cache tested (each AUTO position counts)
+    qint64 labelsPlaced = 0;
     bool skipped = false;       // out of scale range or not requested
     QString error;              // the layer failed; others still drew
     QList<DbTrace> db;

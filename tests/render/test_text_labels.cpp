@@ -266,6 +266,27 @@ END
         QCOMPARE(r.image.size(), QSize(100, 100));
     }
 
+    void traceCountsPlacements()
+    {
+        // Two points close together, both labelled: one label is placed, and
+        // the layer's trace says how many placements were tried.
+        const RenderResult r = render(R"(MAP
+  SIZE 100 100
+  EXTENT 0 0 100 100
+  LAYER NAME "towns" TYPE POINT STATUS ON
+    FEATURE POINTS 50 50 END TEXT "Alpha" END
+    FEATURE POINTS 52 50 END TEXT "Beta" END
+    CLASS LABEL POSITION CC END END
+  END
+END
+)");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.trace.layers.size(), 1);
+        QCOMPARE(r.trace.layers[0].labelsPlaced, 1);
+        QCOMPARE(r.trace.layers[0].labelsTried, 2);
+        QVERIFY(r.trace.table().contains(QLatin1String("2 placements tried, 1 placed")));
+    }
+
     void roundedIntervals_data()
     {
         QTest::addColumn<double>("in");
