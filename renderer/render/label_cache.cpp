@@ -334,7 +334,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                     for (const LabelShape& s : lineShapes(c, text, bounds)) {
                         if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
                         if (!placement.fits(c, s, pending, forceGroup)) continue;
-                        placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), g.first}});
+                        placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), int(g.first)}});
                         toDraw.append({&c, s.glyphs, s.labelPoly});
                     }
                     continue;
@@ -353,7 +353,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                     ok = false;
                     break;
                 }
-                pending << Placed{chosen->footprint, chosen->ink, c.text, c.anchor, g.first};
+                pending << Placed{chosen->footprint, chosen->ink, c.text, c.anchor, int(g.first)};
                 toDraw.append({&c, chosen->glyphs, chosen->labelPoly});
             }
             if (!ok) continue;
