@@ -13,8 +13,12 @@ TextPath LegendText::layout(const QString& text) const
 
 LegendText legendText(const MapDef& map)
 {
-    const LabelDef label = map.legend.label.value_or(LabelDef{});
     const double rf = map.defResolution > 0 ? map.resolution / map.defResolution : 1;
+    return blockLabelText(map, map.legend.label.value_or(LabelDef{}), rf);
+}
+
+LegendText blockLabelText(const MapDef& map, const LabelDef& label, double rf)
+{
     LegendText t;
     t.face = FontFace::forThread(label.font.isEmpty() ? QString() : map.fonts.value(label.font, {}));
     t.options.glyphSize = labelGlyphSize(label, label.size.value, rf, rf);

@@ -25,6 +25,8 @@ struct LegendText {
     TextPath layout(const QString& text) const;
 };
 LegendText legendText(const MapDef& map);
+// The same for any map-level LABEL block (the scale bar's), at resolution factor rf.
+LegendText blockLabelText(const MapDef& map, const LabelDef& label, double rf);
 
 // Bounds of `text` in the legend label's font, origin on the baseline.
 QRectF legendTextBounds(const MapDef& map, const QString& text);

@@ -2,6 +2,7 @@
 
 #include "render/embed_position.h"
 #include "render/label_cache.h"
+#include "render/legend_layout.h"
 #include "render/text_painter.h"
 
 #include <QPainter>
@@ -37,25 +38,7 @@ LabelDef scalebarLabel(const MapDef& map)
     return map.scalebar.label.value_or(LabelDef{});
 }
 
-struct BarText {
-    std::shared_ptr<FontFace> face;
-    TextLayoutOptions options;
-    TextInk ink;
-
-    TextPath layout(const QString& s) const { return face ? TextPath::layout(s, *face, options) : TextPath(); }
-};
-
-BarText barText(const MapDef& map, double rf)
-{
-    const LabelDef label = scalebarLabel(map);
-    BarText t;
-    t.face = FontFace::forThread(label.font.isEmpty() ? QString() : map.fonts.value(label.font, {}));
-    t.options.glyphSize = labelGlyphSize(label, label.size.value, rf, rf);
-    t.ink.color = label.color.color.isSet() ? label.color.color : Color::rgb(0, 0, 0);
-    t.ink.outline = label.outlineColor.color;
-    t.ink.outlineWidth = label.outlineWidth;
-    return t;
-}
+using BarText = LegendText;
 
 QString extra(const ScalebarDef& s, const char* keyword, int arg = 0)
 {
@@ -124,7 +107,7 @@ QImage drawScalebar(const MapDef& map, const MapView& view)
     const double cell = view.width > 0 ? view.cellSizeX() : 0;
     if (!(cell > 0) || sb.intervals <= 0 || sb.sizeX <= 0) return {};
     const double rf = view.defResolution > 0 ? view.resolution / view.defResolution : 1;
-    const BarText text = barText(map, rf);
+    const BarText text = blockLabelText(map, scalebarLabel(map), rf);
     const TextPath digits = text.layout(QStringLiteral("0123456789"));
     const double fw = digits.bounds.width() / 10, fh = digits.bounds.height();
 
