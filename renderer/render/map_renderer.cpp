@@ -168,7 +168,21 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
             target = &layerCanvas;
         }
         labels.setCurrentLayer(int(result.trace.layers.size()));
-        const bool ok = prepLayer.render({view, *target, lt, req.cancel, labels});
+        const QSet<qint64>* queried = nullptr;
+        if (req.query) {
+            const auto found = req.query->selected.constFind(index);
+            if (found != req.query->selected.cend()) queried = &found.value();
+        }
+        LayerDrawRequest draw{view, *target, lt, req.cancel, labels, nullptr, std::nullopt};
+        if (queried && req.query->style == QueryHighlight::Style::Selected) draw.onlyFeatures = queried;
+        bool ok = prepLayer.render(draw);
+        if (ok && queried && req.query->style == QueryHighlight::Style::Hilite) {
+            const Color c = req.query->color;
+            LayerTrace hilite;
+            LayerDrawRequest again{view, *target, hilite, req.cancel, labels, queried, QColor(c.r, c.g, c.b)};
+            ok = prepLayer.render(again);
+            if (!ok) lt.error = hilite.error;
+        }
         if (opacity < 1.0 && ok && !lt.skipped) {
             QPainter p(&canvas);
             p.setOpacity(opacity);

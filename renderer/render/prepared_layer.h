@@ -10,10 +10,13 @@
 #include "geo/crs.h"
 #include "geo/map_view.h"
 #include "mapfile/map_def.h"
+#include "render/feature_selection.h"
 #include "trace/cancel_token.h"
 #include "trace/trace.h"
 
+#include <QColor>
 #include <QImage>
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
@@ -28,6 +31,9 @@ struct LayerDrawRequest {
     LayerTrace& trace;     // filled: times, features, db calls, error
     const CancelToken& cancel;
     LabelCache& labels;    // labels are queued here and placed after all layers
+    // A query map: only these features, and (HILITE) in this colour.
+    const QSet<qint64>* onlyFeatures = nullptr;
+    std::optional<QColor> highlight;
 };
 
 // msQueryByPoint as GetFeatureInfo and Identify ask it.
@@ -63,6 +69,13 @@ public:
     virtual bool render(const LayerDrawRequest& request) const = 0;
     // Layer types that cannot be queried answer an empty result.
     virtual PointQueryResult queryPoint(const PointQuery& query) const = 0;
+    // mapserv's query modes; layers that cannot be queried this way answer
+    // nothing searched.
+    virtual SelectedFeatures select(const FeatureSelection& selection) const
+    {
+        (void)selection;
+        return {};
+    }
     // Where the layer's data lies, in the map's CRS, padded a little so that a
     // point or a straight line gets room. May open data: not on a UI thread.
     // Empty when the extent is simply unknown (no EXTENT, no features); an

@@ -2,6 +2,8 @@
 
 #include "data/feature_source_factory.h"
 #include "data/geometry.h"
+#include "data/geometry_relate.h"
+#include "expr/feature_classifier.h"
 #include "geo/coordinate_transform.h"
 #include "geo/map_projection.h"
 #include "render/layer_extent.h"
@@ -44,6 +46,7 @@ bool PreparedVectorLayer::render(const LayerDrawRequest& request) const
         return false;
     }
     VectorLayerRenderer renderer(m_map, m_context, m_variants.at(request.view.scaleDenom), m_crs, request.view, request.labels);
+    renderer.setQuerySelection(request.onlyFeatures, request.highlight);
     return renderer.render(request.canvas, request.trace, request.cancel);
 }
 
@@ -115,6 +118,155 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
         result.error = QStringLiteral("layer '%1': the query was cancelled (time limit)").arg(layer.name);
     std::sort(result.features.begin(), result.features.end(), [](const Feature& a, const Feature& b) { return a.id < b.id; });
     if (query.maxFeatures > 0 && result.features.size() > query.maxFeatures) result.features.resize(query.maxFeatures);
+    return result;
+}
+
+namespace {
+
+// The layer's TOLERANCE in map units (MapServer: 3 pixels for points and
+// lines, 0 for polygons, unless the layer says otherwise).
+double layerTolerance(const LayerDef& layer, double cellSize)
+{
+    const double tolerance = layer.tolerance >= 0 ? layer.tolerance
+                             : (layer.type == LayerType::Point || layer.type == LayerType::Line ? 3 : 0);
+    if (layer.toleranceUnits.isEmpty() || layer.toleranceUnits.compare(QLatin1String("PIXELS"), Qt::CaseInsensitive) == 0)
+        return tolerance * cellSize;
+    return tolerance;
+}
+
+bool inScaleRange(const LayerDef& layer, double scaleDenom)
+{
+    if (scaleDenom <= 0) return true;
+    if (layer.maxScaleDenom > 0 && scaleDenom > layer.maxScaleDenom) return false;
+    if (layer.minScaleDenom > 0 && scaleDenom <= layer.minScaleDenom) return false;
+    return true;
+}
+
+// The search box the source filters by, before the exact test.
+Rect searchBox(const FeatureSelection& s, double tolerance)
+{
+    switch (s.by) {
+    case FeatureSelection::By::Rect: return s.rect;
+    case FeatureSelection::By::Point: {
+        const double pad = std::max(tolerance, s.cellSize / 2);
+        return {s.x - pad, s.y - pad, s.x + pad, s.y + pad};
+    }
+    case FeatureSelection::By::Shape: {
+        const Rect b = s.shape.bounds();
+        return {b.minx - tolerance, b.miny - tolerance, b.maxx + tolerance, b.maxy + tolerance};
+    }
+    case FeatureSelection::By::Attributes:
+    case FeatureSelection::By::Index: return s.rect;
+    }
+    return {};
+}
+
+}  // namespace
+
+// The msQueryBy* family: the source's box filter, then the layer's FILTER, the
+// query's own attribute test, the class test (a feature needs a class, and a
+// TEMPLATE on the layer or that class) and the exact geometry test, in the
+// map's CRS.
+SelectedFeatures PreparedVectorLayer::select(const FeatureSelection& s) const
+{
+    SelectedFeatures result;
+    const LayerVariant& variant = m_variants.at(s.scaleDenom);
+    const LayerDef& layer = variant.def;
+    if (!drawable(layer.type) || !inScaleRange(layer, s.scaleDenom)) return result;
+    result.searched = true;
+    auto fail = [&](const QString& message) {
+        result.error = QStringLiteral("layer '%1': %2").arg(layer.name, message);
+        return result;
+    };
+    if (!m_crsError.isEmpty()) {
+        result.error = m_crsError;
+        return result;
+    }
+    if (!variant.expressions) {
+        result.error = variant.error;
+        return result;
+    }
+    const double tolerance = s.tolerance ? *s.tolerance : layerTolerance(layer, s.cellSize);
+    if (!std::isfinite(tolerance) || (s.by == FeatureSelection::By::Point && (!std::isfinite(s.x) || !std::isfinite(s.y))))
+        return fail(QStringLiteral("the query location is not a finite number"));
+
+    std::optional<BoundExpression> test;
+    auto compiledTest = s.attributeTest.isSet() ? Expression::compile(s.attributeTest) : Result<Expression>(Expression());
+    if (!compiledTest) return fail(QStringLiteral("the query expression: %1").arg(compiledTest.message()));
+
+    auto opened = openFeatureSource(m_map, layer, m_context);
+    if (!opened) {
+        result.error = opened.error().message;
+        return result;
+    }
+    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
+    const std::optional<Crs> layerCrs = layer.projection.isAuto() ? source->nativeCrs() : m_crs;
+    const Rect search = searchBox(s, tolerance);
+    std::shared_ptr<CoordinateTransform> toMap;
+    FeatureQuery q;
+    q.bbox = search;
+    q.attributes = {QStringLiteral("*")};
+    q.scaleDenom = s.scaleDenom;
+    q.cancel = s.cancel;
+    if (layerCrs && m_mapCrs && *layerCrs != *m_mapCrs) {
+        if (search.isValid()) q.bbox = projectRect(*m_mapCrs, *layerCrs, search);
+        auto made = CoordinateTransform::forThread(*layerCrs, *m_mapCrs);
+        if (!made) return fail(made.message());
+        toMap = std::move(made).value();
+    }
+    auto queried = source->query(q);
+    if (!queried) return fail(queried.message());
+    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
+    result.fields = cursor->fields();
+    FeatureClassifier classifier(variant.expressions);
+    if (const Status bound = classifier.bind(result.fields); !bound) return fail(bound.message());
+    if (s.attributeTest.isSet()) {
+        auto bound = compiledTest->bind(result.fields, s.attributeItem);
+        if (!bound) return fail(QStringLiteral("the query expression: %1").arg(bound.message()));
+        test = std::move(bound).value();
+    }
+    const bool layerTemplate = !layer.templ.isEmpty();
+    const Geometry area = s.by == FeatureSelection::By::Rect ? rectGeometry(s.rect) : Geometry();
+
+    Feature f;
+    while (!s.cancel.isCancelled() && cursor->next(f)) {
+        if (s.by == FeatureSelection::By::Index && f.id != s.index) continue;
+        if (!classifier.passesFilter(f.values)) continue;
+        if (test && !test->matches(f.values)) continue;
+        const int cls = classifier.classify(f.values, s.scaleDenom);
+        if (!layerTemplate && (cls < 0 || layer.classes[cls].templ.isEmpty())) continue;
+        if (toMap && !toMap->isIdentity())
+            toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
+        double distance = 0;
+        switch (s.by) {
+        case FeatureSelection::By::Rect:
+            if (!intersectsPolygon(f.geometry, area)) continue;
+            break;
+        case FeatureSelection::By::Point:
+            distance = distanceToPoint(f.geometry, s.x, s.y);
+            if (distance > tolerance) continue;
+            break;
+        case FeatureSelection::By::Shape:
+            distance = s.shape.type == Geometry::Type::Polygon && intersectsPolygon(f.geometry, s.shape) ? 0
+                                                                                                       : distanceBetween(f.geometry, s.shape);
+            if (distance > tolerance) continue;
+            break;
+        case FeatureSelection::By::Attributes:
+        case FeatureSelection::By::Index: break;
+        }
+        if (s.nearestOnly && !result.features.isEmpty()) {
+            if (distance > result.distances.first()) continue;
+            result.features.clear();
+            result.classes.clear();
+            result.distances.clear();
+        }
+        result.features << f;
+        result.classes << cls;
+        result.distances << distance;
+        if (s.maxFeatures > 0 && result.features.size() >= s.maxFeatures && !s.nearestOnly) break;
+    }
+    if (!cursor->error().isEmpty()) return fail(cursor->error());
+    if (s.cancel.isCancelled()) return fail(QStringLiteral("the query was cancelled (time limit)"));
     return result;
 }
 

@@ -15,6 +15,7 @@ public:
 
     bool render(const LayerDrawRequest& request) const override;
     PointQueryResult queryPoint(const PointQuery& query) const override;
+    SelectedFeatures select(const FeatureSelection& selection) const override;
     Result<std::optional<Rect>> extent() const override;
 
     const LayerVariants& variants() const { return m_variants; }

@@ -3,6 +3,7 @@
 
 #include "geo/crs.h"
 #include "mapfile/map_def.h"
+#include "render/query_highlight.h"
 #include "trace/cancel_token.h"
 #include "trace/trace.h"
 
@@ -10,6 +11,7 @@
 #include <QImage>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 namespace maptune {
@@ -35,6 +37,8 @@ struct RenderRequest {
     std::optional<bool> transparent;
     std::optional<Color> background;
     bool encode = true;                // false: image only (canvas previews)
+    // A query map: the layers with selected features draw as its style says.
+    std::shared_ptr<const QueryHighlight> query;
     CancelToken cancel;
 };
 

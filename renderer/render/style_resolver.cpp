@@ -94,6 +94,10 @@ ResolvedStyle StyleResolver::resolve(const StyleDef& s, const QStringList& value
     // -99 / -999 are flags (perpendicular offsets), not distances.
     const double oy = number(s.offsetY, values);
     r.offsetY = oy == LineOffset::SingleSided || oy == LineOffset::DoubleSided ? oy : oy * f;
+    if (m_highlight) {
+        if (r.color.alpha() > 0) r.color = *m_highlight;
+        else if (r.outline.alpha() > 0) r.outline = *m_highlight;
+    }
     return r;
 }
 

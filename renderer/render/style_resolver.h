@@ -10,6 +10,8 @@
 #include <QPen>
 #include <QStringList>
 
+#include <optional>
+
 namespace maptune {
 
 struct ResolvedStyle {
@@ -27,6 +29,9 @@ public:
     double number(const NumberOrAttr& n, const QStringList& values) const;
     Color color(const ColorOrAttr& c, const QStringList& values) const;
     ResolvedStyle resolve(const StyleDef& s, const QStringList& values) const;
+    // A query map's HILITE: every style's colour (its outline where it has
+    // no fill) becomes `c`.
+    void setHighlight(const QColor& c) { m_highlight = c; }
 
     // A line of `width` pixels in `c` as AGG strokes it: hairlines (width <= 1)
     // with butt caps and bevel joins whatever LINECAP/LINEJOIN say; PATTERN
@@ -41,6 +46,7 @@ private:
     QStringList m_fields;
     double m_scale = 1;
     bool m_scaled = false;
+    std::optional<QColor> m_highlight;
 };
 
 }  // namespace maptune

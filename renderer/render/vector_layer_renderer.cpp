@@ -364,7 +364,8 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (const Status bound = classifier.bind(cursor->fields()); !bound) return fail(bound.message());
 
     const PixelContext pixels{mapper, toMap.get(), 0.5 * std::max(m_view.width, m_view.height) * 4, m_layer.type};
-    const StyleResolver resolver(m_map, m_layer, m_view, cursor->fields());
+    StyleResolver resolver(m_map, m_layer, m_view, cursor->fields());
+    if (m_highlight) resolver.setHighlight(*m_highlight);
     const double scale = m_layer.symbolScaleDenom > 0 && m_view.scaleDenom > 0 ? m_layer.symbolScaleDenom / m_view.scaleDenom : 1;
 
     // When this render has a core to itself, a line layer that strokes
@@ -377,6 +378,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
 
     Feature f;
     while (cursor->next(f)) {
+        if (m_onlyFeatures && !m_onlyFeatures->contains(f.id)) continue;
         if (!classifier.passesFilter(f.values)) continue;
         const int cls = classifier.classify(f.values, m_view.scaleDenom);
         if (cls < 0) continue;

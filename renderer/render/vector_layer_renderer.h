@@ -12,7 +12,9 @@
 #include "trace/cancel_token.h"
 #include "trace/trace.h"
 
+#include <QColor>
 #include <QImage>
+#include <QSet>
 
 #include <optional>
 
@@ -32,6 +34,12 @@ public:
                         const std::optional<Crs>& layerCrs, const MapView& view, LabelCache& labels);
     // False with trace.error set when the layer cannot be drawn at all.
     bool render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel);
+    // A query map: draw only `ids` (null: all), in `highlight` when set.
+    void setQuerySelection(const QSet<qint64>* ids, std::optional<QColor> highlight)
+    {
+        m_onlyFeatures = ids;
+        m_highlight = highlight;
+    }
 
 private:
     void drawItems(QImage& canvas, const DrawItemQueue& items, const StyleResolver& resolver, double scale,
@@ -44,6 +52,8 @@ private:
     const std::optional<Crs>& m_layerCrs;
     const MapView& m_view;
     LabelCache& m_labels;
+    const QSet<qint64>* m_onlyFeatures = nullptr;
+    std::optional<QColor> m_highlight;
 };
 
 }  // namespace maptune

@@ -1,6 +1,7 @@
 #include "wms/wms_service.h"
 
-#include "wms/cgi_mode.h"
+#include "wms/mapserv/cgi_params.h"
+#include "wms/mapserv/mapserv_modes.h"
 #include "wms/wms_context.h"
 
 namespace maptune {
@@ -54,8 +55,7 @@ Response WmsService::handle(const WmsRequest& request) const
     const QString op = request.value(QStringLiteral("REQUEST")).value_or(QString());
 
     WmsContext ctx{*m_map, map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
-    if (!service)
-        if (auto image = cgiModeImage(ctx)) return std::move(*image);
+    if (request.has(QStringLiteral("MODE")) && isCgiModeRequest(request)) return mapservResponse(*m_map, request);
     if (service && service->compare(QLatin1String("WMS"), Qt::CaseInsensitive) != 0)
         return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Unsupported SERVICE (%1).").arg(*service),
                              QStringLiteral("ServiceNotDefined"));

@@ -1,0 +1,114 @@
+#include "wms/mapserv/mapserv_modes.h"
+
+#include "encode/image_encoder.h"
+#include "encode/output_format.h"
+#include "geo/map_projection.h"
+#include "geo/map_view.h"
+#include "render/legend.h"
+#include "render/map_renderer.h"
+#include "render/scalebar.h"
+#include "wms/mapserv/cgi_error_page.h"
+#include "wms/mapserv/cgi_params.h"
+#include "wms/mapserv/cgi_query.h"
+#include "wms/mapserv/query_output.h"
+
+namespace maptune {
+
+namespace {
+
+Response imageResponse(const QByteArray& bytes, const QString& mimeType)
+{
+    Response r;
+    r.body = bytes;
+    r.setContentType(mimeType.toUtf8());
+    return r;
+}
+
+MapView mapView(const MapDef& map, const CgiParams& p)
+{
+    const Crs crs = resolveProjection(map, map.projection).valueOr(Crs());
+    const Rect extent = p.mapExt ? *p.mapExt : map.extent;
+    const int w = p.mapWidth > 0 ? p.mapWidth : std::max(1, map.width);
+    const int h = p.mapHeight > 0 ? p.mapHeight : std::max(1, map.height);
+    return makeMapViewFromCenterExtent(extent, w, h, crs, effectiveUnits(map, crs), map.resolution);
+}
+
+// MODE=legend (msDrawLegend) and MODE=scalebar (msDrawScalebar).
+Response legendOrScalebar(const MapDef& map, const CgiParams& p, const ImageFormat& format)
+{
+    const bool legend = p.mode == CgiMode::Legend;
+    const QString where = legend ? QStringLiteral("msDrawLegend(): ") : QStringLiteral("msDrawScalebar(): ");
+    const MapView view = mapView(map, p);
+    const QImage image = legend ? drawLegend(map, mapLegendEntries(map, view.scaleDenom), format.transparent) : drawScalebar(map, view);
+    if (image.isNull())
+        return cgiErrorPage({where + (legend ? QStringLiteral("General error message. The legend has no class with a NAME.")
+                                            : QStringLiteral("General error message. The map has no cell size."))});
+    Result<QByteArray> encoded = encodeImage(image, format);
+    if (!encoded) return cgiErrorPage({where + QStringLiteral("Image handling error. ") + encoded.message()});
+    return imageResponse(*encoded, format.mimeType);
+}
+
+// MODE=map (msDrawMap): the layers switched on, at MAPEXT and MAPSIZE.
+Response drawMap(const PreparedMap& prepared, const CgiParams& p, const ImageFormat& format)
+{
+    const MapDef& map = prepared.map();
+    RenderRequest req;
+    if (p.mapExt) req.centerExtent = *p.mapExt;
+    req.width = p.mapWidth;
+    req.height = p.mapHeight;
+    req.format = format.name;
+    const QSet<int> on = cgiLayersOn(map, p);
+    QList<int> order;
+    for (int i = 0; i < map.layers.size(); ++i)
+        if (on.contains(i)) order << i;
+    req.layerOrder = order;
+    const RenderResult drawn = MapRenderer(prepared.shared_from_this()).render(req);
+    if (!drawn.ok()) return cgiErrorPage({QStringLiteral("msDrawMap(): Image handling error. %1").arg(drawn.error)});
+    // mapserv fails the whole map when one layer cannot be drawn.
+    for (const LayerTrace& t : drawn.trace.layers)
+        if (!t.error.isEmpty())
+            return cgiErrorPage({QStringLiteral("msDrawMap(): Image handling error. Failed to draw layer named '%1'.").arg(t.layer),
+                                 QStringLiteral("msDrawMap(): Image handling error. %1").arg(t.error)});
+    return imageResponse(drawn.bytes, drawn.mimeType);
+}
+
+bool isQueryMode(CgiMode m)
+{
+    switch (m) {
+    case CgiMode::Query:
+    case CgiMode::NQuery:
+    case CgiMode::ItemQuery:
+    case CgiMode::ItemNQuery:
+    case CgiMode::FeatureQuery:
+    case CgiMode::FeatureNQuery:
+    case CgiMode::ItemFeatureQuery:
+    case CgiMode::ItemFeatureNQuery:
+    case CgiMode::IndexQuery: return true;
+    default: return false;
+    }
+}
+
+}  // namespace
+
+Response mapservResponse(const PreparedMap& prepared, const WmsRequest& request)
+{
+    const MapDef& map = prepared.map();
+    Result<CgiParams> parsed = parseCgiParams(request, map);
+    if (!parsed) return cgiErrorPage({parsed.message()});
+    const CgiParams& p = *parsed;
+    Result<ImageFormat> format = p.imageType ? findImageFormat(map, *p.imageType) : defaultImageFormat(map);
+    if (p.imageType && !format) return cgiErrorPage({QStringLiteral("msCGILoadForm(): Web application error. Invalid imagetype value.\n")});
+    const ImageFormat image = format ? *format : fallbackImageFormat();
+
+    if (p.mode == CgiMode::Legend || p.mode == CgiMode::Scalebar) return legendOrScalebar(map, p, image);
+    if (p.mode == CgiMode::Map) return drawMap(prepared, p, image);
+    if (isQueryMode(p.mode)) {
+        Result<CgiQueryResults> results = runCgiQuery(prepared, p, request.cancel);
+        if (!results) return cgiErrorPage(results.message().split(QLatin1Char('\n')));
+        return queryResponse(prepared, request, p, *results);
+    }
+    return cgiErrorPage({QStringLiteral("mapserv(): Web application error. Mode '%1' is not supported by MapTune.")
+                             .arg(p.modeName.isEmpty() ? QStringLiteral("browse") : p.modeName)});
+}
+
+}  // namespace maptune
