@@ -239,9 +239,13 @@ SelectedFeatures PreparedVectorLayer::select(const FeatureSelection& s) const
             toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
         double distance = 0;
         switch (s.by) {
-        case FeatureSelection::By::Rect:
-            if (!intersectsPolygon(f.geometry, area)) continue;
+        case FeatureSelection::By::Rect: {
+            // A feature whose box lies inside (edges included) is in, as msQueryByRect decides first.
+            const Rect b = f.geometry.bounds();
+            const bool inside = b.minx >= s.rect.minx && b.maxx <= s.rect.maxx && b.miny >= s.rect.miny && b.maxy <= s.rect.maxy;
+            if (!inside && !intersectsPolygon(f.geometry, area)) continue;
             break;
+        }
         case FeatureSelection::By::Point:
             distance = distanceToPoint(f.geometry, s.x, s.y);
             if (distance > tolerance) continue;

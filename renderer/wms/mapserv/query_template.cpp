@@ -246,6 +246,7 @@ private:
             if (close < 0) return Error(QStringLiteral("processResultSetTag(): Web application error. [resultset] tag found without closing [/resultset]."));
             const QString name = tag->arg(QStringLiteral("layer"));
             if (name.isEmpty()) return Error(QStringLiteral("processResultSetTag(): Web application error. [resultset] tag missing required 'layer' argument."));
+            if (text.lastIndexOf(QLatin1Char('\n'), tag->start) >= from) nodata.clear();  // a new line
             if (tag->has(QStringLiteral("nodata"))) nodata = tag->arg(QStringLiteral("nodata"));
             int index = -1;
             for (int i = 0; i < m_ctx.map.layers.size(); ++i)
