@@ -132,12 +132,21 @@ private Q_SLOTS:
         QVERIFY(blue);
     }
 
+    // MODE=tile: a spherical-mercator tile of TILESIZE pixels.
+    void modeTile()
+    {
+        QCOMPARE(image(ask(QStringLiteral("mode=tile&tile=0+0+0&layers=all"))).size(), QSize(256, 256));
+        QCOMPARE(image(ask(QStringLiteral("mode=tile&tilemode=ve&tile=03&tilesize=128+64&layers=all"))).size(), QSize(128, 64));
+    }
+
     // Everything that goes wrong answers mapserv's error page, naming what.
     void errors_data()
     {
         QTest::addColumn<QString>("query");
         QTest::addColumn<QString>("message");
         QTest::newRow("unknown mode") << "mode=bogus" << "msCGISetMode(): Web application error. Invalid mode.";
+        QTest::newRow("browse without a WEB TEMPLATE") << "mode=browse&template=/etc/passwd"
+                                                       << "requires a TEMPLATE in the WEB section, but none was provided.";
         QTest::newRow("mapext short") << "mode=nquery&mapext=1+2+3"
                                       << "msCGILoadForm(): Web application error. Not enough arguments for mapext.";
         QTest::newRow("nothing found") << "mode=nquery&qlayer=areas&mapext=41+41+59+59"
@@ -158,6 +167,13 @@ private Q_SLOTS:
                                                                << "Malformed template name (void).";
         QTest::newRow("bad image type") << "mode=map&map.imagetype=bogus"
                                         << "msCGILoadForm(): Web application error. Invalid imagetype value.";
+        QTest::newRow("tile beyond its zoom") << "mode=tile&tile=2+0+1"
+                                              << "GMap tile coordinates are too large for supplied zoom.";
+        QTest::newRow("tile with two numbers") << "mode=tile&tile=0+0"
+                                               << "Invalid number of tile coordinates (should be three).";
+        QTest::newRow("quadkey with a 4") << "mode=tile&tilemode=ve&tile=04"
+                                          << "VE tile name should only include characters 0, 1, 2 and 3.";
+        QTest::newRow("unknown tile mode") << "mode=tile&tilemode=xyz&tile=0+0+0" << "Invalid tilemode. Use one of: gmap, ve";
         QTest::newRow("index out of range") << "mode=indexquery&qlayer=areas&shapeindex=99" << "Not valid record request.";
     }
     void errors()

@@ -1,30 +1,15 @@
 #include "wms/mapserv/cgi_error_page.h"
 
-namespace maptune {
+#include "wms/service_exception.h"
 
-QString htmlEntities(const QString& text)
-{
-    QString out;
-    out.reserve(text.size());
-    for (const QChar c : text) {
-        switch (c.unicode()) {
-        case '&': out += QLatin1String("&amp;"); break;
-        case '<': out += QLatin1String("&lt;"); break;
-        case '>': out += QLatin1String("&gt;"); break;
-        case '"': out += QLatin1String("&quot;"); break;
-        case '\'': out += QLatin1String("&#39;"); break;
-        default: out += c;
-        }
-    }
-    return out;
-}
+namespace maptune {
 
 Response cgiErrorPage(const QStringList& errors)
 {
     QString page = QStringLiteral("<HTML>\n<HEAD><TITLE>MapServer Message</TITLE></HEAD>\n"
                                   "<!-- MapServer version 8.0.0 (MapTune) -->\n<BODY BGCOLOR=\"#FFFFFF\">\n");
     for (const QString& e : errors) {
-        page += htmlEntities(e);
+        page += markupEscape(e);
         page += QLatin1Char('\n');
     }
     page += QLatin1String("</BODY></HTML>");

@@ -12,7 +12,4 @@ namespace maptune {
 // `errors`: newest first; each line "routine(): Kind of error. message".
 Response cgiErrorPage(const QStringList& errors);
 
-// MapServer's escape for text in HTML (msEncodeHTMLEntities).
-QString htmlEntities(const QString& text);
-
 }  // namespace maptune

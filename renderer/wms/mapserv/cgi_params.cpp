@@ -194,6 +194,13 @@ Result<CgiParams> parseCgiParams(const WmsRequest& request, const MapDef& map)
             if (value.compare(QLatin1String("gmap"), Qt::CaseInsensitive) != 0 && value.compare(QLatin1String("ve"), Qt::CaseInsensitive) != 0)
                 return formError(QStringLiteral("Invalid tilemode. Use one of: gmap, ve"));
             p.tileMode = value.toLower();
+        } else if (name == QLatin1String("tilesize")) {
+            auto v = numbers(value, 2, name);
+            if (!v) return v.error();
+            const int w = int((*v)[0]), h = int((*v)[1]);
+            if (w <= 0 || h <= 0 || w > maxSize || h > maxSize) return formError(QStringLiteral("Image size out of range."));
+            p.tileWidth = w;
+            p.tileHeight = h;
         } else if (name == QLatin1String("tile")) {
             p.tile = value;
             p.coordSource = CgiSource::Tile;

@@ -49,6 +49,7 @@ struct CgiParams {
     std::optional<QString> imageType;    // MAP.IMAGETYPE / MAP_IMAGETYPE
     QString tileMode = QStringLiteral("gmap");
     QString tile;                        // TILE "x y z" or a quadkey
+    int tileWidth = 256, tileHeight = 256;  // TILESIZE
 };
 
 // The parameters of `request` for `map`. Errors are mapserv's error lines

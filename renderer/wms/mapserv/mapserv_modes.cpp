@@ -48,7 +48,38 @@ Response legendOrScalebar(const MapDef& map, const CgiParams& p, const ImageForm
     return imageResponse(*encoded, format.mimeType);
 }
 
-// MODE=map (msDrawMap): the layers switched on, at MAPEXT and MAPSIZE.
+// MODE=tile: TILE "x y z" (TILEMODE gmap) or a quadkey (ve) as the edges
+// of a spherical-mercator tile of TILESIZE pixels (msTileSetExtent).
+Result<Rect> tileEdges(const CgiParams& p)
+{
+    const QString where = QStringLiteral("msTileSetup(): Web application error. ");
+    int x = 0, y = 0, z = 0;
+    if (p.tileMode == QLatin1String("ve")) {
+        for (const QChar c : p.tile) {
+            if (c < QLatin1Char('0') || c > QLatin1Char('3'))
+                return Error(where + QStringLiteral("VE tile name should only include characters 0, 1, 2 and 3."));
+            const int digit = c.unicode() - '0';
+            x = x * 2 + (digit & 1);
+            y = y * 2 + (digit >> 1);
+            ++z;
+        }
+    } else {
+        const QStringList parts = p.tile.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (parts.size() != 3) return Error(where + QStringLiteral("Invalid number of tile coordinates (should be three)."));
+        x = parts[0].toInt();
+        y = parts[1].toInt();
+        z = parts[2].toInt();
+        if (x < 0 || y < 0 || z < 0) return Error(where + QStringLiteral("GMap tile coordinates should not be less than zero."));
+        if (z > 30 || x >= (1 << z) || y >= (1 << z))
+            return Error(where + QStringLiteral("GMap tile coordinates are too large for supplied zoom."));
+    }
+    constexpr double half = 20037508.34;  // half the spherical-mercator world
+    const double size = 2 * half / double(1LL << z);
+    return Rect{-half + x * size, half - (y + 1) * size, -half + (x + 1) * size, half - y * size};
+}
+
+// MODE=map (msDrawMap): the layers switched on, at MAPEXT and MAPSIZE; MODE=tile
+// at a tile's edges in spherical mercator.
 Response drawMap(const PreparedMap& prepared, const CgiParams& p, const ImageFormat& format)
 {
     const MapDef& map = prepared.map();
@@ -56,6 +87,15 @@ Response drawMap(const PreparedMap& prepared, const CgiParams& p, const ImageFor
     if (p.mapExt) req.centerExtent = *p.mapExt;
     req.width = p.mapWidth;
     req.height = p.mapHeight;
+    if (p.mode == CgiMode::Tile) {
+        Result<Rect> edges = tileEdges(p);
+        if (!edges) return cgiErrorPage({edges.message()});
+        req.centerExtent.reset();
+        req.bbox = *edges;
+        req.crs = Crs::fromUserInput(QStringLiteral("EPSG:3857")).valueOr(Crs());
+        req.width = p.tileWidth;
+        req.height = p.tileHeight;
+    }
     req.format = format.name;
     const QSet<int> on = cgiLayersOn(map, p);
     QList<int> order;
@@ -101,12 +141,16 @@ Response mapservResponse(const PreparedMap& prepared, const WmsRequest& request)
     const ImageFormat image = format ? *format : fallbackImageFormat();
 
     if (p.mode == CgiMode::Legend || p.mode == CgiMode::Scalebar) return legendOrScalebar(map, p, image);
-    if (p.mode == CgiMode::Map) return drawMap(prepared, p, image);
+    if (p.mode == CgiMode::Map || p.mode == CgiMode::Tile) return drawMap(prepared, p, image);
     if (isQueryMode(p.mode)) {
         Result<CgiQueryResults> results = runCgiQuery(prepared, p, request.cancel);
         if (!results) return cgiErrorPage(results.message().split(QLatin1Char('\n')));
         return queryResponse(prepared, request, p, *results);
     }
+    // A request's TEMPLATE parameter is never read: browse pages come from the WEB TEMPLATE only.
+    if (p.mode == CgiMode::Browse && map.web.templ.isEmpty())
+        return cgiErrorPage({QStringLiteral("mapserv(): Web application error. Traditional BROWSE mode requires a TEMPLATE in "
+                                            "the WEB section, but none was provided.")});
     return cgiErrorPage({QStringLiteral("mapserv(): Web application error. Mode '%1' is not supported by MapTune.")
                              .arg(p.modeName.isEmpty() ? QStringLiteral("browse") : p.modeName)});
 }

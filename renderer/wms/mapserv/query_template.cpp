@@ -1,6 +1,6 @@
 #include "wms/mapserv/query_template.h"
 
-#include "wms/mapserv/cgi_error_page.h"
+#include "wms/service_exception.h"
 #include "wms/mapserv/template_tags.h"
 
 #include <QDir>
@@ -149,9 +149,11 @@ private:
         const CgiQueryResults& r = m_ctx.results;
         if (!text.contains(QLatin1Char('['))) return;
         replaceTemplateTags(text, QStringLiteral("version"), [](const TemplateTag&) { return QStringLiteral("MapServer version 8.0.0 (MapTune)"); });
-        replaceTemplateTags(text, QStringLiteral("layers"), [&](const TemplateTag&) { return htmlEntities(layersOn().join(QLatin1Char(' '))); });
+        replaceTemplateTags(text, QStringLiteral("layers"), [&](const TemplateTag&) { return markupEscape(layersOn().join(QLatin1Char(' '))); });
         replaceTemplateTags(text, QStringLiteral("layers_esc"), [&](const TemplateTag&) { return urlEncoded(layersOn().join(QLatin1Char(' '))); });
-        for (const auto& [key, value] : map.web.metadata.items) {
+        for (const auto& entry : map.web.metadata.items) {
+            const QString& key = entry.first;
+            const QString& value = entry.second;  // a plain variable: lambdas cannot capture structured bindings (clang 14)
             replaceTemplateTags(text, QStringLiteral("web_") + key, [&](const TemplateTag&) { return value; });
             replaceTemplateTags(text, QStringLiteral("web_") + key + QStringLiteral("_esc"), [&](const TemplateTag&) { return urlEncoded(value); });
         }
@@ -193,7 +195,9 @@ private:
         replaceTemplateTags(text, QStringLiteral("rn"), [&](const TemplateTag&) { return QString::number(f.resultNumber); });
         replaceTemplateTags(text, QStringLiteral("lrn"), [&](const TemplateTag&) { return QString::number(f.layerResultNumber); });
         replaceTemplateTags(text, QStringLiteral("cl"), [&](const TemplateTag&) { return layer.name; });
-        for (const auto& [key, value] : layer.metadata.items) {
+        for (const auto& entry : layer.metadata.items) {
+            const QString& key = entry.first;
+            const QString& value = entry.second;
             replaceTemplateTags(text, QStringLiteral("metadata_") + key, [&](const TemplateTag&) { return value; });
             replaceTemplateTags(text, QStringLiteral("metadata_") + key + QStringLiteral("_esc"), [&](const TemplateTag&) { return urlEncoded(value); });
         }
@@ -222,7 +226,7 @@ private:
         const QStringList& fields = f.layer.selected.fields;
         for (qsizetype i = 0; i < fields.size(); ++i) {
             const QString value = i < feature.values.size() ? feature.values[i] : QString();
-            text.replace(QLatin1Char('[') + fields[i] + QLatin1Char(']'), htmlEntities(value));
+            text.replace(QLatin1Char('[') + fields[i] + QLatin1Char(']'), markupEscape(value));
             text.replace(QLatin1Char('[') + fields[i] + QLatin1String("_esc]"), urlEncoded(value));
             text.replace(QLatin1Char('[') + fields[i] + QLatin1String("_raw]"), value);
         }
@@ -317,7 +321,7 @@ private:
     {
         for (const auto& [name, value] : m_ctx.request.params) {
             if (!text.contains(QLatin1Char('['))) return;
-            text.replace(QLatin1Char('[') + name + QLatin1Char(']'), htmlEntities(value), Qt::CaseInsensitive);
+            text.replace(QLatin1Char('[') + name + QLatin1Char(']'), markupEscape(value), Qt::CaseInsensitive);
             text.replace(QLatin1Char('[') + name + QLatin1String("_esc]"), urlEncoded(value), Qt::CaseInsensitive);
         }
     }

@@ -1,6 +1,6 @@
 #include "wms/mapserv/template_tags.h"
 
-#include "wms/mapserv/cgi_error_page.h"
+#include "wms/service_exception.h"
 
 namespace maptune {
 
@@ -96,7 +96,7 @@ QString escapedAs(const QString& text, const QString& escape)
     if (escape.compare(QLatin1String("url"), Qt::CaseInsensitive) == 0) return urlEncoded(text);
     if (escape.compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) return jsonEscaped(text);
     if (escape.compare(QLatin1String("none"), Qt::CaseInsensitive) == 0) return text;
-    return htmlEntities(text);
+    return markupEscape(text);
 }
 
 }  // namespace maptune
