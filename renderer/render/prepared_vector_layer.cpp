@@ -53,72 +53,38 @@ bool PreparedVectorLayer::render(const LayerDrawRequest& request) const
 // msQueryByPoint: candidates from the source's box filter, then the exact
 // test in the query CRS -- inside a polygon, or within TOLERANCE of a line or
 // point -- sorted by feature id, at most maxFeatures.
-PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
+Result<PreparedVectorLayer::QueryCursor> PreparedVectorLayer::queryCursor(const LayerDef& layer, const std::optional<Crs>& crs,
+                                                                          const Rect& box, double scaleDenom,
+                                                                          const CancelToken& cancel) const
 {
-    PointQueryResult result;
-    const LayerDef& layer = m_variants.at(query.scaleDenom).def;
-    double tolerance = query.tolerancePixels ? *query.tolerancePixels
-                       : layer.tolerance >= 0 ? layer.tolerance
-                       : (layer.type == LayerType::Point || layer.type == LayerType::Line ? 3 : 0);
-    if (query.tolerancePixels || layer.toleranceUnits.isEmpty()
-        || layer.toleranceUnits.compare(QLatin1String("PIXELS"), Qt::CaseInsensitive) == 0)
-        tolerance *= query.cellSize;
-    if (!std::isfinite(query.x) || !std::isfinite(query.y) || !std::isfinite(tolerance)) {
-        result.error = QStringLiteral("layer '%1': the query point is not a finite number").arg(layer.name);
-        return result;
-    }
-    // Sources filter by this box: with a zero tolerance (polygons, RADIUS=0) it
-    // still needs an area, or the source would read the whole layer. The
-    // distance test below keeps the exact tolerance.
-    const double pad = std::max(tolerance, query.cellSize / 2);
-    const Rect search{query.x - pad, query.y - pad, query.x + pad, query.y + pad};
-    if (!m_crsError.isEmpty()) {
-        result.error = m_crsError;
-        return result;
-    }
+    if (!m_crsError.isEmpty()) return Error(m_crsError);
     auto opened = openFeatureSource(m_map, layer, m_context);
-    if (!opened) {
-        result.error = opened.error().message;
-        return result;
-    }
-    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
+    if (!opened) return opened.error();
+    QueryCursor out;
+    out.source = std::move(opened).value();
+    const QString name = QStringLiteral("layer '%1': ").arg(layer.name);
     // The drawing rule: no PROJECTION means the map's CRS; AUTO the data's.
-    const std::optional<Crs> layerCrs = layer.projection.isAuto() ? source->nativeCrs() : m_crs;
-    const std::optional<Crs> queryCrs = query.crs.isValid() ? std::optional<Crs>(query.crs) : m_mapCrs;
-    std::shared_ptr<CoordinateTransform> toQuery;
+    const std::optional<Crs> layerCrs = layer.projection.isAuto() ? out.source->nativeCrs() : m_crs;
     FeatureQuery q;
-    q.bbox = search;
+    q.bbox = box;
     q.attributes = {QStringLiteral("*")};
-    q.cancel = query.cancel;
-    if (layerCrs && queryCrs && *layerCrs != *queryCrs) {
-        q.bbox = projectRect(*queryCrs, *layerCrs, search);
-        auto made = CoordinateTransform::forThread(*layerCrs, *queryCrs);
-        if (!made) {
-            result.error = QStringLiteral("layer '%1': %2").arg(layer.name, made.message());
-            return result;
-        }
-        toQuery = std::move(made).value();
+    q.scaleDenom = scaleDenom;
+    q.cancel = cancel;
+    if (layerCrs && crs && *layerCrs != *crs) {
+        if (box.isValid()) q.bbox = projectRect(*crs, *layerCrs, box);
+        auto made = CoordinateTransform::forThread(*layerCrs, *crs);
+        if (!made) return Error(name + made.message());
+        out.toTarget = std::move(made).value();
     }
-    auto queried = source->query(q);
-    if (!queried) {
-        result.error = QStringLiteral("layer '%1': %2").arg(layer.name, queried.message());
-        return result;
-    }
-    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
-    result.fields = cursor->fields();
-    Feature f;
-    while (!query.cancel.isCancelled() && cursor->next(f)) {
-        if (toQuery && !toQuery->isIdentity())
-            toQuery->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
-        if (distanceToPoint(f.geometry, query.x, query.y) > tolerance) continue;
-        result.features << f;
-    }
-    if (!cursor->error().isEmpty()) result.error = QStringLiteral("layer '%1': %2").arg(layer.name, cursor->error());
-    if (query.cancel.isCancelled())
-        result.error = QStringLiteral("layer '%1': the query was cancelled (time limit)").arg(layer.name);
-    std::sort(result.features.begin(), result.features.end(), [](const Feature& a, const Feature& b) { return a.id < b.id; });
-    if (query.maxFeatures > 0 && result.features.size() > query.maxFeatures) result.features.resize(query.maxFeatures);
-    return result;
+    auto queried = out.source->query(q);
+    if (!queried) return Error(name + queried.message());
+    out.cursor = std::move(queried).value();
+    return out;
+}
+
+void PreparedVectorLayer::QueryCursor::toTargetCrs(Geometry& g) const
+{
+    if (toTarget && !toTarget->isIdentity()) toTarget->transform(g.xy.data(), g.xy.data() + 1, g.pointCount(), 2);
 }
 
 namespace {
@@ -134,7 +100,52 @@ double layerTolerance(const LayerDef& layer, double cellSize)
     return tolerance;
 }
 
-bool inScaleRange(const LayerDef& layer, double scaleDenom)
+}  // namespace
+
+// msQueryByPoint: candidates from the source's box filter, then the exact
+// test in the query CRS -- inside a polygon, or within TOLERANCE of a line or
+// point -- sorted by feature id, at most maxFeatures.
+PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
+{
+    PointQueryResult result;
+    const LayerDef& layer = m_variants.at(query.scaleDenom).def;
+    const double tolerance = query.tolerancePixels ? *query.tolerancePixels * query.cellSize : layerTolerance(layer, query.cellSize);
+    if (!std::isfinite(query.x) || !std::isfinite(query.y) || !std::isfinite(tolerance)) {
+        result.error = QStringLiteral("layer '%1': the query point is not a finite number").arg(layer.name);
+        return result;
+    }
+    // Sources filter by this box: with a zero tolerance (polygons, RADIUS=0) it
+    // still needs an area, or the source would read the whole layer. The
+    // distance test below keeps the exact tolerance.
+    const double pad = std::max(tolerance, query.cellSize / 2);
+    const Rect search{query.x - pad, query.y - pad, query.x + pad, query.y + pad};
+    const std::optional<Crs> queryCrs = query.crs.isValid() ? std::optional<Crs>(query.crs) : m_mapCrs;
+    auto opened = queryCursor(layer, queryCrs, search, 0, query.cancel);
+    if (!opened) {
+        result.error = opened.message();
+        return result;
+    }
+    const QueryCursor& c = *opened;
+    result.fields = c.cursor->fields();
+    Feature f;
+    while (!query.cancel.isCancelled() && c.cursor->next(f)) {
+        c.toTargetCrs(f.geometry);
+        if (distanceToPoint(f.geometry, query.x, query.y) > tolerance) continue;
+        result.features << f;
+    }
+    if (!c.cursor->error().isEmpty()) result.error = QStringLiteral("layer '%1': %2").arg(layer.name, c.cursor->error());
+    if (query.cancel.isCancelled())
+        result.error = QStringLiteral("layer '%1': the query was cancelled (time limit)").arg(layer.name);
+    std::sort(result.features.begin(), result.features.end(), [](const Feature& a, const Feature& b) { return a.id < b.id; });
+    if (query.maxFeatures > 0 && result.features.size() > query.maxFeatures) result.features.resize(query.maxFeatures);
+    return result;
+}
+
+namespace {
+
+// msQueryBy*'s scale test, which differs from drawing's at the edges: a
+// query skips a layer above MAXSCALEDENOM or at and below MINSCALEDENOM.
+bool inQueryScaleRange(const LayerDef& layer, double scaleDenom)
 {
     if (scaleDenom <= 0) return true;
     if (layer.maxScaleDenom > 0 && scaleDenom > layer.maxScaleDenom) return false;
@@ -172,16 +183,12 @@ SelectedFeatures PreparedVectorLayer::select(const FeatureSelection& s) const
     SelectedFeatures result;
     const LayerVariant& variant = m_variants.at(s.scaleDenom);
     const LayerDef& layer = variant.def;
-    if (!drawable(layer.type) || !inScaleRange(layer, s.scaleDenom)) return result;
+    if (!drawable(layer.type) || !inQueryScaleRange(layer, s.scaleDenom)) return result;
     result.searched = true;
     auto fail = [&](const QString& message) {
         result.error = QStringLiteral("layer '%1': %2").arg(layer.name, message);
         return result;
     };
-    if (!m_crsError.isEmpty()) {
-        result.error = m_crsError;
-        return result;
-    }
     if (!variant.expressions) {
         result.error = variant.error;
         return result;
@@ -194,29 +201,13 @@ SelectedFeatures PreparedVectorLayer::select(const FeatureSelection& s) const
     auto compiledTest = s.attributeTest.isSet() ? Expression::compile(s.attributeTest) : Result<Expression>(Expression());
     if (!compiledTest) return fail(QStringLiteral("the query expression: %1").arg(compiledTest.message()));
 
-    auto opened = openFeatureSource(m_map, layer, m_context);
+    auto opened = queryCursor(layer, m_mapCrs, searchBox(s, tolerance), s.scaleDenom, s.cancel);
     if (!opened) {
-        result.error = opened.error().message;
+        result.error = opened.message();
         return result;
     }
-    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
-    const std::optional<Crs> layerCrs = layer.projection.isAuto() ? source->nativeCrs() : m_crs;
-    const Rect search = searchBox(s, tolerance);
-    std::shared_ptr<CoordinateTransform> toMap;
-    FeatureQuery q;
-    q.bbox = search;
-    q.attributes = {QStringLiteral("*")};
-    q.scaleDenom = s.scaleDenom;
-    q.cancel = s.cancel;
-    if (layerCrs && m_mapCrs && *layerCrs != *m_mapCrs) {
-        if (search.isValid()) q.bbox = projectRect(*m_mapCrs, *layerCrs, search);
-        auto made = CoordinateTransform::forThread(*layerCrs, *m_mapCrs);
-        if (!made) return fail(made.message());
-        toMap = std::move(made).value();
-    }
-    auto queried = source->query(q);
-    if (!queried) return fail(queried.message());
-    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
+    const QueryCursor& c = *opened;
+    const std::unique_ptr<FeatureCursor>& cursor = c.cursor;
     result.fields = cursor->fields();
     FeatureClassifier classifier(variant.expressions);
     if (const Status bound = classifier.bind(result.fields); !bound) return fail(bound.message());
@@ -235,8 +226,7 @@ SelectedFeatures PreparedVectorLayer::select(const FeatureSelection& s) const
         if (test && !test->matches(f.values)) continue;
         const int cls = classifier.classify(f.values, s.scaleDenom);
         if (!layerTemplate && (cls < 0 || layer.classes[cls].templ.isEmpty())) continue;
-        if (toMap && !toMap->isIdentity())
-            toMap->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
+        c.toTargetCrs(f.geometry);
         double distance = 0;
         switch (s.by) {
         case FeatureSelection::By::Rect: {

@@ -6,7 +6,11 @@
 #include "render/layer_variants.h"
 #include "render/prepared_layer.h"
 
+#include <memory>
+
 namespace maptune {
+
+class CoordinateTransform;
 
 class PreparedVectorLayer final : public PreparedLayer {
 public:
@@ -21,6 +25,18 @@ public:
     const LayerVariants& variants() const { return m_variants; }
 
 private:
+    // The features of `layer` in `box` (in `crs`; an invalid box: all of
+    // them) with every attribute, and the transform from the data's CRS to
+    // `crs` (null: none needed). The source outlives its cursor.
+    struct QueryCursor {
+        std::unique_ptr<FeatureSource> source;
+        std::unique_ptr<FeatureCursor> cursor;
+        std::shared_ptr<CoordinateTransform> toTarget;
+        void toTargetCrs(Geometry& g) const;
+    };
+    Result<QueryCursor> queryCursor(const LayerDef& layer, const std::optional<Crs>& crs, const Rect& box,
+                                    double scaleDenom, const CancelToken& cancel) const;
+
     const MapDef& m_map;
     const EngineContext& m_context;  // the prepared map's: it outlives its layers
     LayerVariants m_variants;

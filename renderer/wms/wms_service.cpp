@@ -55,7 +55,7 @@ Response WmsService::handle(const WmsRequest& request) const
     const QString op = request.value(QStringLiteral("REQUEST")).value_or(QString());
 
     WmsContext ctx{*m_map, map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
-    if (request.has(QStringLiteral("MODE")) && isCgiModeRequest(request)) return mapservResponse(*m_map, request);
+    if (isCgiModeRequest(request)) return mapservResponse(*m_map, request);
     if (service && service->compare(QLatin1String("WMS"), Qt::CaseInsensitive) != 0)
         return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Unsupported SERVICE (%1).").arg(*service),
                              QStringLiteral("ServiceNotDefined"));

@@ -88,11 +88,9 @@ Result<Geometry> queryShape(const QString& value, const QString& name)
 
 bool isCgiModeRequest(const WmsRequest& request)
 {
-    if (request.has(QStringLiteral("MODE"))) {
-        const QString mode = *request.value(QStringLiteral("MODE"));
-        return mode.compare(QLatin1String("OWS"), Qt::CaseInsensitive) != 0 && mode.compare(QLatin1String("WFS"), Qt::CaseInsensitive) != 0;
-    }
-    return !request.has(QStringLiteral("SERVICE")) && !request.has(QStringLiteral("REQUEST"));
+    const std::optional<QString> mode = request.value(QStringLiteral("MODE"));
+    return mode && mode->compare(QLatin1String("OWS"), Qt::CaseInsensitive) != 0
+           && mode->compare(QLatin1String("WFS"), Qt::CaseInsensitive) != 0;
 }
 
 Result<CgiParams> parseCgiParams(const WmsRequest& request, const MapDef& map)

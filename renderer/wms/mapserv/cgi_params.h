@@ -56,8 +56,8 @@ struct CgiParams {
 // ("msCGILoadForm(): Web application error. Not enough arguments for mapext.").
 Result<CgiParams> parseCgiParams(const WmsRequest& request, const MapDef& map);
 
-// Whether `request` asks for one of mapserv's modes rather than an OGC
-// service (MODE given, or neither SERVICE nor REQUEST).
+// Whether `request` names one of mapserv's modes (MODE other than OWS/WFS):
+// msCGIDispatchRequest tries the OGC services only without one.
 bool isCgiModeRequest(const WmsRequest& request);
 
 }  // namespace maptune

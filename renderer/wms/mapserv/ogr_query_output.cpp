@@ -15,13 +15,6 @@ namespace maptune {
 
 namespace {
 
-QString option(const OutputFormatDef& format, const QString& key, const QString& fallback = {})
-{
-    for (const auto& [k, v] : format.formatOptions.items)
-        if (k.compare(key, Qt::CaseInsensitive) == 0) return v;
-    return fallback;
-}
-
 // msGMLGetItems: all items unless gml_include_items names some; minus gml_exclude_items.
 QList<int> visibleItems(const LayerDef& layer, const QStringList& fields)
 {
@@ -109,12 +102,12 @@ Result<Response> ogrQueryResponse(const MapDef& map, const OutputFormatDef& form
     const QString driverName = format.driver.mid(format.driver.indexOf(QLatin1Char('/')) + 1);
     GDALDriver* driver = GetGDALDriverManager()->GetDriverByName(driverName.toUtf8().constData());
     if (!driver) return Error(QStringLiteral("msOGRWriteFromQuery(): OGR error. No OGR driver named `%1' available.").arg(driverName));
-    const QString form = option(format, QStringLiteral("FORM"), QStringLiteral("zip")).toLower();
+    const QString form = format.formatOptions.value(QStringLiteral("FORM"), QStringLiteral("zip")).toLower();
     if (form != QLatin1String("simple") && form != QLatin1String("zip") && form != QLatin1String("multipart"))
         return Error(QStringLiteral("msOGRWriteFromQuery(): OGR error. Unsupported FORM=%1 value.").arg(form));
     if (form != QLatin1String("simple"))
         return Error(QStringLiteral("msOGRWriteFromQuery(): OGR error. FORM=%1 is not supported by MapTune; use FORM=simple.").arg(form));
-    QString filename = option(format, QStringLiteral("FILENAME"), QStringLiteral("result.dat"));
+    QString filename = format.formatOptions.value(QStringLiteral("FILENAME"), QStringLiteral("result.dat"));
     if (filename.contains(QLatin1Char('/')) || filename.contains(QLatin1Char('\\')) || filename.contains(QLatin1Char(':')))
         return Error(QStringLiteral("msOGRWriteFromQuery(): OGR error. Invalid FILENAME value."));
 

@@ -33,13 +33,6 @@ const OutputFormatDef* outputFormat(const MapDef& map, const QString& name)
     return nullptr;
 }
 
-QString formatOption(const OutputFormatDef& format, const QString& key)
-{
-    for (const auto& [k, v] : format.formatOptions.items)
-        if (k.compare(key, Qt::CaseInsensitive) == 0) return v;
-    return {};
-}
-
 Response textResponse(const QString& text, const QByteArray& type)
 {
     Response r;
@@ -130,7 +123,7 @@ Response nestedTemplates(const MapDef& map, const WmsRequest& request, const Cgi
         out += *text;
         return true;
     };
-    if (!append(page(map.web.header, nullptr))) return errorPage(page(map.web.header, nullptr).message());
+    if (auto h = page(map.web.header, nullptr); !append(h)) return errorPage(h.message());
     int resultNumber = 1;
     for (const QueryLayerResult& layer : results.layers) {
         const LayerDef& def = map.layers[layer.layer];
@@ -161,15 +154,14 @@ Response queryResponse(const PreparedMap& prepared, const WmsRequest& request, c
             return std::move(written).value();
         }
         if (format->driver.compare(QLatin1String("TEMPLATE"), Qt::CaseInsensitive) == 0) {
-            const QString file = formatOption(*format, QStringLiteral("FILE"));
+            const QString file = format->formatOptions.value(QStringLiteral("FILE"), QString());
             if (file.isEmpty())
                 return cgiErrorPage({QStringLiteral("msReturnTemplateQuery(): Web application error. Template driver requires \"FILE\" format option be set.")});
             auto text = loadTemplateFile(map, file);
             if (!text) return errorPage(text.message());
             auto page = processPageTemplate(*text, {map, results, request, false});
             if (!page) return errorPage(page.message());
-            Response r = textResponse(*page, format->mimeType.isEmpty() ? QByteArray("text/html") : format->mimeType.toUtf8());
-            return r;
+            return textResponse(*page, format->mimeType.isEmpty() ? QByteArray("text/html") : format->mimeType.toUtf8());
         }
     }
     if (findImageFormat(map, name)) return queryMapImage(prepared, name, results);
