@@ -202,6 +202,10 @@ QString posixToPcre(const QString& pattern)
             out.append(u']');
             if (!closed) return pattern;  // let the regex engine report the error
             i = j;
+        } else if (c == u'$') {
+            // POSIX '$' is the end of the string; PCRE's also matches before a
+            // final newline, which would let "value\n" pass "^[a-z]+$".
+            out.append(u"\\z");
         } else {
             out.append(c);
         }

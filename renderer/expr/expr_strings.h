@@ -30,7 +30,7 @@ QString firstCap(const QString& text);
 
 // Rewrites a POSIX extended regular expression (regcomp REG_EXTENDED) into the
 // PCRE dialect of QRegularExpression: backslashes inside bracket expressions are
-// literal, \< \> are word starts/ends.
+// literal, \< \> are word starts/ends, $ is the end of the string only.
 QString posixToPcre(const QString& pattern);
 
 }  // namespace maptune::exprstr

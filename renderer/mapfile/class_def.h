@@ -28,6 +28,7 @@ struct ClassDef {
     QList<StyleDef> styles;
     QList<LabelDef> labels;
     KeyValues metadata;
+    KeyValues validation;            // runtime substitution patterns for EXPRESSION, TEXT, TITLE
     QList<ExtraProperty> extras;
     bool operator==(const ClassDef&) const = default;
 };

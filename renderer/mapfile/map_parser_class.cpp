@@ -274,6 +274,7 @@ const KeywordTable<ClassDef>& classTable()
             {QStringLiteral("TEMPLATE"), stringField(&ClassDef::templ)},
             {QStringLiteral("KEYIMAGE"), stringField(&ClassDef::keyImage)},
             {QStringLiteral("METADATA"), keyValuesField(&ClassDef::metadata)},
+            {QStringLiteral("VALIDATION"), keyValuesField(&ClassDef::validation)},
             {QStringLiteral("STYLE"), C{[](MapParser& p, ClassDef& c, const Token& k) {
                                             StyleDef s;
                                             p.parseStyle(k, s);
@@ -286,7 +287,6 @@ const KeywordTable<ClassDef>& classTable()
                                             c.labels.append(std::move(l));
                                         },
                                         true}},
-            {QStringLiteral("VALIDATION"), extraField<ClassDef>(-1)},
             {QStringLiteral("LEADER"), extraField<ClassDef>(-1)},
             {QStringLiteral("DEBUG"), extraField<ClassDef>(1)},
             {QStringLiteral("MINFEATURESIZE"), extraField<ClassDef>(1)},

@@ -291,6 +291,7 @@ void Writer::klass(const ClassDef& c)
     string("KEYIMAGE", c.keyImage);
     extras(c.extras);
     keyValues("METADATA", c.metadata);
+    keyValues("VALIDATION", c.validation);
     for (const auto& s : c.styles) style(s);
     for (const auto& l : c.labels) label(l);
     close();

@@ -1,11 +1,16 @@
 #include "render/prepared_map.h"
 
 #include "geo/map_projection.h"
+#include "mapfile/data_roots.h"
 #include "mapfile/processing.h"
 #include "render/prepared_raster_layer.h"
 #include "render/prepared_vector_layer.h"
+#include "render/runtime_substitution.h"
 
+#include <algorithm>
 #include <atomic>
+
+#include <QSet>
 
 namespace maptune {
 
@@ -13,16 +18,45 @@ namespace {
 
 std::atomic<qint64> g_prepared{0};
 
+// Enough for the handful of value sets a site's pages send, bounded so that
+// a client cycling values cannot grow the process.
+constexpr size_t kSubstitutedKept = 16;
+
+// The files a map reads outside its data roots, each as "where what".
+QSet<QString> rootViolations(const MapDef& map)
+{
+    QSet<QString> out;
+    for (const Diagnostic& d : checkDataRoots(map))
+        out << QStringLiteral("%1:%2:%3 %4").arg(d.pos.file).arg(d.pos.line).arg(d.pos.column).arg(d.message.section(QStringLiteral(" is '"), 0, 0));
+    return out;
+}
+
+// A substituted value may not make a map read a file its mapfile could not.
+bool substitutionLeavesRoots(const MapDef& source, const MapDef& substituted)
+{
+    return !rootViolations(substituted).subtract(rootViolations(source)).isEmpty();
+}
+
 }  // namespace
+
+struct PreparedMap::Substituted {
+    QString key;  // the substituted values, joined
+    PreparedMapPtr map;
+    QStringList errors;
+};
 
 PreparedMapPtr PreparedMap::prepare(MapDefPtr map, EngineContextPtr context)
 {
     if (!map) return nullptr;
     if (!context) context = std::make_shared<const EngineContext>();
-    return PreparedMapPtr(new PreparedMap(std::move(map), std::move(context)));
+    MapDefPtr prepared = map;
+    if (std::optional<MapDef> defaulted = RuntimeSubstitution::applyDefaults(*map))
+        prepared = std::make_shared<const MapDef>(std::move(*defaulted));
+    return PreparedMapPtr(new PreparedMap(std::move(map), std::move(prepared), std::move(context)));
 }
 
-PreparedMap::PreparedMap(MapDefPtr map, EngineContextPtr context) : m_map(std::move(map)), m_context(std::move(context))
+PreparedMap::PreparedMap(MapDefPtr source, MapDefPtr map, EngineContextPtr context)
+    : m_source(std::move(source)), m_map(std::move(map)), m_context(std::move(context))
 {
     ++g_prepared;
     const MapDef& m = *m_map;
@@ -55,6 +89,57 @@ const PreparedLayer* PreparedMap::layer(const QString& name) const
     for (const auto& l : m_layers)
         if (l->def().name.compare(name, Qt::CaseInsensitive) == 0) return l.get();
     return nullptr;
+}
+
+PreparedMapPtr PreparedMap::forRequest(const QList<std::pair<QString, QString>>& params, QStringList* errors) const
+{
+    const MapDef& source = *m_source;
+    if (RuntimeSubstitution::immutable(source)) return shared_from_this();
+    QList<std::pair<QString, QString>> values;
+    for (const auto& param : params) {
+        const QString& name = param.first;
+        if (!RuntimeSubstitution::isKey(source, name)) continue;
+        const QByteArray variable = name.toLocal8Bit();
+        const QString value = qEnvironmentVariableIsSet(variable.constData()) ? qEnvironmentVariable(variable.constData()) : param.second;
+        // The last of a repeated name wins.
+        values.removeIf([&name](const auto& v) { return v.first.compare(name, Qt::CaseInsensitive) == 0; });
+        values.append({name, value});
+    }
+    if (values.isEmpty()) return shared_from_this();
+
+    std::sort(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.first.toLower() < b.first.toLower(); });
+    QString key;
+    for (const auto& [name, value] : values) key += name.toLower() + QChar(0) + value + QChar(1);
+    // A cached null map stands for this one (the cache must not own its owner).
+    const auto answer = [this, errors](const Substituted& s) {
+        if (errors) *errors << s.errors;
+        return s.map ? s.map : shared_from_this();
+    };
+    {
+        std::lock_guard lock(m_substitutedMutex);
+        for (auto it = m_substituted.begin(); it != m_substituted.end(); ++it) {
+            if (it->key != key) continue;
+            m_substituted.splice(m_substituted.begin(), m_substituted, it);
+            return answer(*it);
+        }
+    }
+    // Prepared outside the lock: other value sets need not wait for it.
+    SubstitutionOutcome outcome = RuntimeSubstitution::apply(source, values);
+    if (outcome.map && substitutionLeavesRoots(source, *outcome.map)) {
+        outcome.map.reset();
+        outcome.errors.prepend(QStringLiteral("msApplySubstitutions(): Web application error. A substituted value names a file "
+                                              "outside the directories this map may read; the values were not applied."));
+    }
+    Substituted made{key, nullptr, outcome.errors};
+    if (outcome.map) {
+        auto def = std::make_shared<const MapDef>(std::move(*outcome.map));
+        made.map = PreparedMapPtr(new PreparedMap(def, def, m_context));
+    }
+    std::lock_guard lock(m_substitutedMutex);
+    m_substituted.remove_if([&key](const Substituted& s) { return s.key == key; });
+    m_substituted.push_front(made);
+    if (m_substituted.size() > kSubstitutedKept) m_substituted.pop_back();
+    return answer(made);
 }
 
 qint64 PreparedMap::preparedCount()

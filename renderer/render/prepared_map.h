@@ -13,7 +13,9 @@
 
 #include <QStringList>
 
+#include <list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -25,7 +27,8 @@ using PreparedMapPtr = std::shared_ptr<const PreparedMap>;
 class PreparedMap : public std::enable_shared_from_this<PreparedMap> {
 public:
     // Layers open their data through `context` (its PostgreSQL pool); without
-    // one the map gets a context of its own.
+    // one the map gets a context of its own. VALIDATION default_ values are
+    // substituted (RuntimeSubstitution) before anything is prepared.
     static PreparedMapPtr prepare(MapDefPtr map, EngineContextPtr context = {});
     ~PreparedMap();
     PreparedMap(const PreparedMap&) = delete;
@@ -33,6 +36,13 @@ public:
 
     const MapDef& map() const { return *m_map; }
     const MapDefPtr& mapPtr() const { return m_map; }
+
+    // The map a request reads, given its parameters: this one unless some
+    // parameter is a VALIDATION key of the map, else one prepared with those
+    // values substituted (an environment variable of the same name beats the
+    // request, as in MapServer). The last few such maps are kept. `errors`
+    // receives MapServer's pattern errors, for mapserv's error page.
+    PreparedMapPtr forRequest(const QList<std::pair<QString, QString>>& params, QStringList* errors = nullptr) const;
     const EngineContext& context() const { return *m_context; }
     const EngineContextPtr& contextPtr() const { return m_context; }
     // The map's PROJECTION (nullopt: none, AUTO, or one that does not resolve,
@@ -55,15 +65,19 @@ public:
     static qint64 preparedCount();
 
 private:
-    PreparedMap(MapDefPtr map, EngineContextPtr context);
+    PreparedMap(MapDefPtr source, MapDefPtr map, EngineContextPtr context);
+    struct Substituted;
 
-    MapDefPtr m_map;
+    MapDefPtr m_source;  // as loaded: runtime substitution starts from it
+    MapDefPtr m_map;     // as prepared
     EngineContextPtr m_context;
     std::optional<Crs> m_crs;
     QString m_crsError;
     std::vector<std::unique_ptr<PreparedLayer>> m_layers;
     QStringList m_warnings;
     QStringList m_filesRead;
+    mutable std::mutex m_substitutedMutex;
+    mutable std::list<Substituted> m_substituted;  // most recently used first
 };
 
 }  // namespace maptune

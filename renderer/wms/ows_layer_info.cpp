@@ -9,7 +9,8 @@ QString epsgCodes(const ProjectionDef& projection, const KeyValues* metadata, bo
     QString codes;
     if (metadata) codes = wmsMetadata(*metadata, QStringLiteral("srs")).value_or(QString()).trimmed();
     if (codes.isEmpty() && projection.isSet()) {
-        const QString first = projection.args.first().trimmed();
+        QString first = projection.args.first().trimmed();
+        if (first.startsWith(QLatin1Char('+'))) first.remove(0, 1);  // "+init=epsg:n" is "init=epsg:n"
         if (first.startsWith(QLatin1String("init=epsg:"), Qt::CaseInsensitive))
             codes = QStringLiteral("EPSG:") + first.mid(10);
         else if (first.startsWith(QLatin1String("EPSG:"), Qt::CaseInsensitive))

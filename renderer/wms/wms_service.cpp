@@ -1,5 +1,6 @@
 #include "wms/wms_service.h"
 
+#include "wms/mapserv/cgi_error_page.h"
 #include "wms/mapserv/cgi_params.h"
 #include "wms/mapserv/mapserv_modes.h"
 #include "wms/wms_context.h"
@@ -48,14 +49,16 @@ std::optional<Response> negotiateUpdateSequence(const WmsContext& ctx)
 
 Response WmsService::handle(const WmsRequest& request) const
 {
-    const MapDef& map = m_map->map();
+    QStringList substitutionErrors;
+    const PreparedMapPtr prepared = m_map->forRequest(request.params, &substitutionErrors);
+    const MapDef& map = prepared->map();
     std::optional<QString> version = request.value(QStringLiteral("VERSION"));
     if (!version) version = request.value(QStringLiteral("WMTVER"));
     const std::optional<QString> service = request.value(QStringLiteral("SERVICE"));
     const QString op = request.value(QStringLiteral("REQUEST")).value_or(QString());
 
-    WmsContext ctx{*m_map, map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
-    if (isCgiModeRequest(request)) return mapservResponse(*m_map, request);
+    WmsContext ctx{*prepared, map, request, parseWmsVersion(version), request.value(QStringLiteral("EXCEPTIONS"))};
+    if (isCgiModeRequest(request)) return withEarlierErrors(mapservResponse(*prepared, request), substitutionErrors);
     if (service && service->compare(QLatin1String("WMS"), Qt::CaseInsensitive) != 0)
         return dispatchError(ctx, QStringLiteral("msWMSDispatch()"), QStringLiteral("Unsupported SERVICE (%1).").arg(*service),
                              QStringLiteral("ServiceNotDefined"));

@@ -121,6 +121,7 @@ class TestHostileRequests : public QObject {
     QTemporaryDir m_dir;
     QString m_mapPath;
     std::unique_ptr<Server> m_server;
+    std::unique_ptr<Server> m_substServer;
 
     HttpReply get(const QByteArray& target, const QByteArray& headers = {}) const
     {
@@ -135,6 +136,8 @@ private Q_SLOTS:
     void fastCgiPathsNeverNameFiles();
     void parametersCannotRedirectData_data();
     void parametersCannotRedirectData();
+    void substitutionStaysInside_data();
+    void substitutionStaysInside();
     void dataRootsAtLoad_data();
     void dataRootsAtLoad();
     void reloadOutsideRootsKeepsServing();
@@ -160,8 +163,17 @@ void TestHostileRequests::initTestCase()
     QVERIFY(writeFile(m_dir.filePath(QStringLiteral("maps/secret.map")), "MAP NAME '" + kCanary + "' END\n"));
     QVERIFY(writeFile(m_dir.filePath(QStringLiteral("maps/secret.txt")), kCanary));
     QVERIFY(writeFile(m_dir.filePath(QStringLiteral("outside/points.geojson")), geoJsonPoints().replace("alert", "CANARY")));
+    // A map whose author let runtime substitution name its data file with a
+    // pattern that accepts anything: the data roots still hold.
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("maps/subst.map")), QByteArray(mapText(R"(
+    VALIDATION "src" "." "default_src" "points.geojson" "title" "." "bomb" "^(a+)+$" END
+)")).replace("NAME \"hostile\"", "NAME \"subst\"")
+                       .replace("DATA \"data/points.geojson\"", "DATA \"data/%src%\"")
+                       .replace("\"wms_title\" \"Points <i>&</i>\"", "\"wms_title\" \"Points %title% %bomb%\"")));
     m_server = std::make_unique<Server>(QStringList{m_mapPath});
     QVERIFY2(m_server->errors.isEmpty(), qPrintable(m_server->errors.join('\n')));
+    m_substServer = std::make_unique<Server>(QStringList{m_dir.filePath(QStringLiteral("maps/subst.map"))});
+    QVERIFY2(m_substServer->errors.isEmpty(), qPrintable(m_substServer->errors.join('\n')));
 }
 
 void TestHostileRequests::pathsNeverNameFiles_data()
@@ -277,6 +289,62 @@ void TestHostileRequests::parametersCannotRedirectData()
     QVERIFY(!info.body.contains("CANARY"));
     if (extra.contains("mode=browse")) QVERIFY(info.body.contains("requires a TEMPLATE in the WEB section"));
     else QVERIFY2(info.body.contains("alert"), info.body.left(300).constData());
+}
+
+void TestHostileRequests::substitutionStaysInside_data()
+{
+    QTest::addColumn<QByteArray>("extra");
+    QTest::addColumn<bool>("refused");  // the value must not be applied: the image is the plain one
+    const QByteArray outside = QUrl::toPercentEncoding(m_dir.filePath(QStringLiteral("outside/points.geojson")));
+    QTest::newRow("accepted value") << QByteArray("&src=points.geojson") << false;
+    QTest::newRow("dot dot") << QByteArray("&src=..%2F..%2Foutside%2Fpoints.geojson") << true;
+    // "data/" + an absolute path is a (missing) file inside data/.
+    QTest::newRow("absolute") << "&src=" + outside << false;
+    QTest::newRow("NUL then traversal") << QByteArray("&src=points.geojson%00%2F..%2F..%2F..%2Foutside%2Fpoints.geojson") << true;
+    QTest::newRow("repeated, last traverses") << QByteArray("&src=points.geojson&src=..%2F..%2Foutside%2Fpoints.geojson") << true;
+    QTest::newRow("case of the key") << QByteArray("&SRC=..%2F..%2Foutside%2Fpoints.geojson") << true;
+    QTest::newRow("token in the value") << QByteArray("&src=%25src%25&title=..%2F..%2Foutside") << false;
+    QTest::newRow("virtual file") << QByteArray("&src=%2Fvsicurl%2Fhttp%3A%2F%2F127.0.0.1%3A9%2Fa.geojson") << false;
+    // Inside the roots, so applied: the mapfile does not open as data, and its text never shows.
+    QTest::newRow("mapfile as data") << QByteArray("&src=..%2Fsecret.map") << false;
+    QTest::newRow("regex bomb") << "&bomb=" + QByteArray(40, 'a') + "!" << true;
+    QTest::newRow("format string") << QByteArray("&src=%25s%25n%25x&title=%25n") << false;
+}
+
+// Whatever a substitution value says, no answer carries a file outside the
+// map's roots (nor the mapfile's own text); values that would leave the data
+// roots are refused, not applied, and the image is the plain one.
+void TestHostileRequests::substitutionStaysInside()
+{
+    QFETCH(QByteArray, extra);
+    QFETCH(bool, refused);
+    const auto ask = [this](const QByteArray& target) { return rawGet(m_substServer->http->port(), target); };
+    const QByteArray base = "/subst?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=points&STYLES=&SRS=EPSG:4326"
+                            "&BBOX=0,0,20,10&WIDTH=200&HEIGHT=100&FORMAT=image/png";
+    const HttpReply plain = ask(base);
+    QCOMPARE(plain.status, 200);
+    const QImage expected = QImage::fromData(plain.body);
+    QVERIFY2(!expected.isNull(), plain.body.left(300).constData());
+    const HttpReply hostile = ask(base + extra);
+    QCOMPARE(hostile.status, 200);
+    QVERIFY(!hostile.body.contains("CANARY"));
+    if (refused) QCOMPARE(QImage::fromData(hostile.body), expected);
+    // Query answers and mapserv pages, too.
+    const HttpReply info = ask("/subst?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&LAYERS=points&QUERY_LAYERS=points"
+                               "&STYLES=&SRS=EPSG:4326&BBOX=0,0,20,10&WIDTH=200&HEIGHT=100&X=50&Y=50"
+                               "&INFO_FORMAT=application/json&FEATURE_COUNT=10" + extra);
+    QCOMPARE(info.status, 200);
+    QVERIFY(!info.body.contains("CANARY"));
+    if (refused) QVERIFY2(info.body.contains("alert"), info.body.left(300).constData());
+    const HttpReply page = ask("/subst?mode=map&layers=points" + extra);
+    QCOMPARE(page.status, 200);
+    QVERIFY(!page.body.contains("CANARY"));
+    // A title value is escaped like any other metadata.
+    const HttpReply caps = ask("/subst?SERVICE=WMS&VERSION=1.3.0&REQUEST=GetCapabilities&title=%3Cscript%3E%5D%5D%3E" + extra);
+    QCOMPARE(xmlProblem(caps.body), QString());
+    QVERIFY(!caps.body.contains("<script>"));
+    if (!extra.contains("title=") && !refused) QVERIFY2(xmlTexts(caps.body, QStringLiteral("Title")).contains(QStringLiteral("Points <script>]]> %bomb%")),
+                                            caps.body.constData());
 }
 
 void TestHostileRequests::dataRootsAtLoad_data()

@@ -190,10 +190,11 @@ void TestHostileSql::initTestCase()
     m_server = std::make_unique<Server>(QStringList{m_dir.filePath(QStringLiteral("sql.map"))});
     QVERIFY2(m_server->errors.isEmpty(), qPrintable(m_server->errors.join('\n')));
 
-    // What plain requests execute (twice: a new connection, then a pooled one).
+    // What plain requests execute (twice: a new connection, then a pooled
+    // one), also with a substitution value the layer's VALIDATION accepts.
     const qint64 mark = fileSize(m_log);
-    for (int i = 0; i < 2; ++i) {
-        const Response map = ask(kGetMap);
+    for (int i = 0; i < 4; ++i) {
+        const Response map = ask(i < 2 ? kGetMap : kGetMap + "&kind=minor");
         QCOMPARE(map.contentType(), QByteArray("image/png"));
         QVERIFY(map.trace);
         for (const LayerTrace& l : map.trace->layers) {
@@ -206,6 +207,9 @@ void TestHostileSql::initTestCase()
     QThread::msleep(200);
     for (const Statement& s : statementsSince(m_log, mark)) m_known << s.text;
     QVERIFY2(m_known.size() >= 2, qPrintable(QStringList(m_known.values()).join('\n')));
+    // The accepted value and the default both reached the SQL.
+    const QString known = QStringList(m_known.values()).join('\n');
+    QVERIFY2(known.contains(QLatin1String("kind = 'minor'")) && known.contains(QLatin1String("kind = 'main'")), qPrintable(known));
     QVERIFY(!m_knownTraced.isEmpty());
 }
 
@@ -240,6 +244,15 @@ void TestHostileSql::parametersCannotChangeSql_data()
     QTest::newRow("runtime substitution kind") << kGetMap + "&kind=" + orTrue;
     QTest::newRow("runtime substitution KIND drop") << kGetMap + "&KIND=" + drop;
     QTest::newRow("runtime substitution %kind%") << kGetMap + "&%25kind%25=" + drop;
+    QTest::newRow("runtime substitution accepted") << kGetMap + "&kind=minor";
+    QTest::newRow("runtime substitution trailing newline") << kGetMap + "&kind=main%0A";
+    QTest::newRow("runtime substitution newline then SQL") << kGetMap + "&kind=main%0A" + drop;
+    QTest::newRow("runtime substitution repeated") << kGetMap + "&kind=minor&kind=" + drop;
+    QTest::newRow("runtime substitution default_ name") << kGetMap + "&default_kind=" + drop;
+    QTest::newRow("runtime substitution format string") << kGetMap + "&kind=%25s%25n%25x";
+    QTest::newRow("runtime substitution mapserv mode=map") << "mode=map&layers=pgsub&kind=" + orTrue;
+    QTest::newRow("runtime substitution mapserv nquery")
+        << "mode=nquery&qlayer=pgsub&qformat=geojson&kind=" + drop;
     QTest::newRow("mapserv layer data") << kGetMap + "&map.layer[pgroads].data=" +
                                                QUrl::toPercentEncoding(QStringLiteral("geom from hcanary; DROP TABLE hcanary"));
     QTest::newRow("mapserv filter") << kGetMap + "&map.layer[pgroads]=FILTER+" + drop;

@@ -1,5 +1,7 @@
 #include "wms/mapserv/cgi_query.h"
 
+#include "expr/expr_program.h"
+
 #include "render/scale_tokens.h"
 #include "wms/wms_context.h"
 
@@ -43,7 +45,7 @@ bool queryStringValid(const MapDef& map, const LayerDef& layer, const std::optio
     auto pattern = layer.validation.value(QStringLiteral("qstring"));
     if (!pattern) pattern = map.web.validation.value(QStringLiteral("qstring"));
     if (!pattern) return false;
-    const QRegularExpression re(*pattern);
+    const QRegularExpression re = compilePosixRegex(*pattern, false);
     return re.isValid() && re.match(*qstring).hasMatch();
 }
 

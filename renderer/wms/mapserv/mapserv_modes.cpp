@@ -80,6 +80,19 @@ Result<Rect> tileEdges(const CgiParams& p)
 
 // MODE=map (msDrawMap): the layers switched on, at MAPEXT and MAPSIZE; MODE=tile
 // at a tile's edges in spherical mercator.
+// Why a layer failed, as mapserv words it. A local vector layer reads
+// shapefiles only in MapServer: a source that does not open is its
+// msShapefileOpen() pair, the newest first.
+QStringList layerFailure(const MapDef& map, const LayerTrace& trace)
+{
+    const LayerDef* layer = map.layer(trace.layer);
+    if (layer && layer->type != LayerType::Raster && layer->connectionType == ConnectionType::Local
+        && trace.error.contains(QLatin1String("cannot open")))
+        return {QStringLiteral("msShapefileOpen(): Unable to access file. Unable to open shapefile '%1' for layer '%2'.").arg(layer->data, layer->name),
+                QStringLiteral("msShapefileOpen(): Unable to access file. (%1)").arg(layer->data)};
+    return {QStringLiteral("msDrawMap(): Image handling error. %1").arg(trace.error)};
+}
+
 Response drawMap(const PreparedMap& prepared, const CgiParams& p, const ImageFormat& format)
 {
     const MapDef& map = prepared.map();
@@ -107,8 +120,8 @@ Response drawMap(const PreparedMap& prepared, const CgiParams& p, const ImageFor
     // mapserv fails the whole map when one layer cannot be drawn.
     for (const LayerTrace& t : drawn.trace.layers)
         if (!t.error.isEmpty())
-            return cgiErrorPage({QStringLiteral("msDrawMap(): Image handling error. Failed to draw layer named '%1'.").arg(t.layer),
-                                 QStringLiteral("msDrawMap(): Image handling error. %1").arg(t.error)});
+            return cgiErrorPage(QStringList{QStringLiteral("msDrawMap(): Image handling error. Failed to draw layer named '%1'.").arg(t.layer)}
+                                + layerFailure(map, t));
     return imageResponse(drawn.bytes, drawn.mimeType);
 }
 
