@@ -1,5 +1,7 @@
 #include "expr/expr_time.h"
 
+#include <iterator>
+
 namespace maptune {
 namespace {
 
@@ -79,7 +81,63 @@ ExprTime fill(QStringView text, const TimePattern& pattern)
     return t;
 }
 
+// The name MapServer's table gives a pattern: each digit run spelled with
+// its field's letter (YYYY-MM-DDTHH:MM:SSZ, YYYYMMDD, ...).
+QString userFormat(const TimePattern& p)
+{
+    QString out;
+    int field = 0;
+    bool inRun = false;
+    const qsizetype fieldCount = qstrlen(p.fields);
+    for (const char* c = p.shape; *c; ++c) {
+        if (*c != 'D') {
+            if (inRun) ++field;
+            inRun = false;
+            out += QLatin1Char(*c);
+            continue;
+        }
+        inRun = true;
+        if (fieldCount == 3 && qstrlen(p.shape) == 8) {  // YYYYMMDD: one run, three fields
+            out = QStringLiteral("YYYYMMDD");
+            break;
+        }
+        switch (p.fields[field]) {
+        case 'Y': out += QLatin1Char('Y'); break;
+        case 'm': case 'M': out += QLatin1Char('M'); break;
+        case 'd': out += QLatin1Char('D'); break;
+        case 'H': out += QLatin1Char('H'); break;
+        default: out += QLatin1Char('S'); break;
+        }
+    }
+    return out;
+}
+
 }  // namespace
+
+QString ExprTime::literal() const
+{
+    return QString::asprintf("%04d-%02d-%02d %02d:%02d:%02d", year, month + 1, day, hour, minute, second);
+}
+
+int ExprTime::formatIndex(QStringView name)
+{
+    const QString trimmed = name.trimmed().toString();
+    for (int i = 0; i < int(std::size(kPatterns)); ++i)
+        if (userFormat(kPatterns[i]) == trimmed) return i;
+    return -1;
+}
+
+bool ExprTime::matchesFormat(QStringView text, int index)
+{
+    return index >= 0 && index < int(std::size(kPatterns)) && matchesShape(text, kPatterns[index].shape);
+}
+
+int ExprTime::formatResolution(int index)
+{
+    if (index < 0 || index >= int(std::size(kPatterns))) return 6;
+    const QLatin1String fields(kPatterns[index].fields);
+    return fields.startsWith(QLatin1Char('Y')) ? int(fields.size()) : 6;
+}
 
 std::optional<ExprTime> ExprTime::parse(QStringView text)
 {

@@ -2,6 +2,7 @@
 // A calendar time as MapServer compares it: the broken-down fields of
 // struct tm, compared field by field (no time zones, no normalisation).
 
+#include <QString>
 #include <QStringView>
 
 #include <optional>
@@ -25,6 +26,18 @@ struct ExprTime {
     // the string wins (YYYYMMDD, YYYY-MM-DD[T ]HH:MM:SS[Z], ..., YYYY-MM, YYYY,
     // [T]HH:MM:SS[Z]). Trailing text after the matched prefix is ignored.
     static std::optional<ExprTime> parse(QStringView text);
+
+    // "YYYY-MM-DD HH:MM:SS" text that parse() reads back as these fields.
+    QString literal() const;
+
+    // MapServer's patterns by their user names ("YYYY-MM-DD HH", as
+    // wms_timeformat lists them): the index, or -1 when none has that name.
+    static int formatIndex(QStringView userFormat);
+    // Whether `text` starts with that pattern's shape.
+    static bool matchesFormat(QStringView text, int index);
+    // How many of year, month, day, hour, minute, second it gives (1..6;
+    // the time-of-day patterns count as 6).
+    static int formatResolution(int index);
 };
 
 }  // namespace maptune

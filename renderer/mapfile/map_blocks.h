@@ -60,6 +60,8 @@ struct WebDef {
     KeyValues metadata;
     KeyValues validation;
     QString imagePath, imageUrl, templ, header, footer, empty, error;
+    double minScaleDenom = -1;       // MINSCALEDENOM / MINSCALE: the root layer's scale range in capabilities
+    double maxScaleDenom = -1;
     QList<ExtraProperty> extras;
     bool operator==(const WebDef&) const = default;
 };

@@ -78,7 +78,8 @@ const KeywordTable<WebDef>& webTable()
             {QStringLiteral("EMPTY"), stringField(&WebDef::empty)},
             {QStringLiteral("ERROR"), stringField(&WebDef::error)},
         };
-        for (const char* kw : {"MINSCALEDENOM", "MAXSCALEDENOM", "MINSCALE", "MAXSCALE", "TEMPPATH", "BROWSEFORMAT",
+        addScaleKeywords(t, &WebDef::minScaleDenom, &WebDef::maxScaleDenom);
+        for (const char* kw : {"TEMPPATH", "BROWSEFORMAT",
                                "LEGENDFORMAT", "QUERYFORMAT", "MINTEMPLATE", "MAXTEMPLATE", "LOG"})
             t.insert(QLatin1String(kw), extraField<WebDef>(1));
         return t;

@@ -421,6 +421,8 @@ void Writer::web(const WebDef& w)
     string("FOOTER", w.footer);
     string("EMPTY", w.empty);
     string("ERROR", w.error);
+    number("MINSCALEDENOM", w.minScaleDenom, -1);
+    number("MAXSCALEDENOM", w.maxScaleDenom, -1);
     extras(w.extras);
     keyValues("METADATA", w.metadata);
     keyValues("VALIDATION", w.validation);

@@ -20,7 +20,7 @@ std::atomic<qint64> g_prepared{0};
 
 // Enough for the handful of value sets a site's pages send, bounded so that
 // a client cycling values cannot grow the process.
-constexpr size_t kSubstitutedKept = 16;
+constexpr size_t kDerivedKept = 16;
 
 // The files a map reads outside its data roots, each as "where what".
 QSet<QString> rootViolations(const MapDef& map)
@@ -39,9 +39,9 @@ bool substitutionLeavesRoots(const MapDef& source, const MapDef& substituted)
 
 }  // namespace
 
-struct PreparedMap::Substituted {
-    QString key;  // the substituted values, joined
-    PreparedMapPtr map;
+struct PreparedMap::Derived {
+    QString key;
+    PreparedMapPtr map;  // null: this map
     QStringList errors;
 };
 
@@ -108,38 +108,46 @@ PreparedMapPtr PreparedMap::forRequest(const QList<std::pair<QString, QString>>&
     if (values.isEmpty()) return shared_from_this();
 
     std::sort(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.first.toLower() < b.first.toLower(); });
-    QString key;
-    for (const auto& [name, value] : values) key += name.toLower() + QChar(0) + value + QChar(1);
+    QString key = QStringLiteral("substitution");
+    for (const auto& [name, value] : values) key += QChar(1) + name.toLower() + QChar(0) + value;
+    return derived(key, [&source, &values] {
+        SubstitutionOutcome outcome = RuntimeSubstitution::apply(source, values);
+        if (outcome.map && substitutionLeavesRoots(source, *outcome.map)) {
+            outcome.map.reset();
+            outcome.errors.prepend(QStringLiteral("msApplySubstitutions(): Web application error. A substituted value names a file "
+                                                  "outside the directories this map may read; the values were not applied."));
+        }
+        return Derivation{std::move(outcome.map), outcome.errors};
+    }, errors);
+}
+
+PreparedMapPtr PreparedMap::derived(const QString& key, const std::function<Derivation()>& make, QStringList* errors) const
+{
     // A cached null map stands for this one (the cache must not own its owner).
-    const auto answer = [this, errors](const Substituted& s) {
-        if (errors) *errors << s.errors;
-        return s.map ? s.map : shared_from_this();
+    const auto answer = [this, errors](const Derived& d) {
+        if (errors) *errors << d.errors;
+        return d.map ? d.map : shared_from_this();
     };
     {
-        std::lock_guard lock(m_substitutedMutex);
-        for (auto it = m_substituted.begin(); it != m_substituted.end(); ++it) {
+        std::lock_guard lock(m_derivedMutex);
+        for (auto it = m_derived.begin(); it != m_derived.end(); ++it) {
             if (it->key != key) continue;
-            m_substituted.splice(m_substituted.begin(), m_substituted, it);
+            m_derived.splice(m_derived.begin(), m_derived, it);
             return answer(*it);
         }
     }
-    // Prepared outside the lock: other value sets need not wait for it.
-    SubstitutionOutcome outcome = RuntimeSubstitution::apply(source, values);
-    if (outcome.map && substitutionLeavesRoots(source, *outcome.map)) {
-        outcome.map.reset();
-        outcome.errors.prepend(QStringLiteral("msApplySubstitutions(): Web application error. A substituted value names a file "
-                                              "outside the directories this map may read; the values were not applied."));
+    // Prepared outside the lock: other keys need not wait for it.
+    Derivation made = make();
+    Derived entry{key, nullptr, made.errors};
+    if (made.map) {
+        auto def = std::make_shared<const MapDef>(std::move(*made.map));
+        entry.map = PreparedMapPtr(new PreparedMap(def, def, m_context));
     }
-    Substituted made{key, nullptr, outcome.errors};
-    if (outcome.map) {
-        auto def = std::make_shared<const MapDef>(std::move(*outcome.map));
-        made.map = PreparedMapPtr(new PreparedMap(def, def, m_context));
-    }
-    std::lock_guard lock(m_substitutedMutex);
-    m_substituted.remove_if([&key](const Substituted& s) { return s.key == key; });
-    m_substituted.push_front(made);
-    if (m_substituted.size() > kSubstitutedKept) m_substituted.pop_back();
-    return answer(made);
+    std::lock_guard lock(m_derivedMutex);
+    m_derived.remove_if([&key](const Derived& d) { return d.key == key; });
+    m_derived.push_front(entry);
+    if (m_derived.size() > kDerivedKept) m_derived.pop_back();
+    return answer(entry);
 }
 
 qint64 PreparedMap::preparedCount()

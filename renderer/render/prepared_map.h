@@ -13,6 +13,7 @@
 
 #include <QStringList>
 
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,16 @@ public:
     // request, as in MapServer). The last few such maps are kept. `errors`
     // receives MapServer's pattern errors, for mapserv's error page.
     PreparedMapPtr forRequest(const QList<std::pair<QString, QString>>& params, QStringList* errors = nullptr) const;
+
+    // A map derived from this one for a request (runtime substitution values,
+    // a WMS TIME filter, ...): `make` builds its MapDef (nullopt: this map
+    // will do) and errors to report each time; the result is prepared once
+    // per `key` and the last 16 keys are kept.
+    struct Derivation {
+        std::optional<MapDef> map;
+        QStringList errors;
+    };
+    PreparedMapPtr derived(const QString& key, const std::function<Derivation()>& make, QStringList* errors = nullptr) const;
     const EngineContext& context() const { return *m_context; }
     const EngineContextPtr& contextPtr() const { return m_context; }
     // The map's PROJECTION (nullopt: none, AUTO, or one that does not resolve,
@@ -66,7 +77,7 @@ public:
 
 private:
     PreparedMap(MapDefPtr source, MapDefPtr map, EngineContextPtr context);
-    struct Substituted;
+    struct Derived;
 
     MapDefPtr m_source;  // as loaded: runtime substitution starts from it
     MapDefPtr m_map;     // as prepared
@@ -76,8 +87,8 @@ private:
     std::vector<std::unique_ptr<PreparedLayer>> m_layers;
     QStringList m_warnings;
     QStringList m_filesRead;
-    mutable std::mutex m_substitutedMutex;
-    mutable std::list<Substituted> m_substituted;  // most recently used first
+    mutable std::mutex m_derivedMutex;
+    mutable std::list<Derived> m_derived;  // most recently used first
 };
 
 }  // namespace maptune

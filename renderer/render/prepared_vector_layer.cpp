@@ -108,7 +108,12 @@ double layerTolerance(const LayerDef& layer, double cellSize)
 PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
 {
     PointQueryResult result;
-    const LayerDef& layer = m_variants.at(query.scaleDenom).def;
+    const LayerVariant& variant = m_variants.at(query.scaleDenom);
+    const LayerDef& layer = variant.def;
+    if (!variant.expressions) {
+        result.error = variant.error;
+        return result;
+    }
     const double tolerance = query.tolerancePixels ? *query.tolerancePixels * query.cellSize : layerTolerance(layer, query.cellSize);
     if (!std::isfinite(query.x) || !std::isfinite(query.y) || !std::isfinite(tolerance)) {
         result.error = QStringLiteral("layer '%1': the query point is not a finite number").arg(layer.name);
@@ -127,8 +132,15 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
     }
     const QueryCursor& c = *opened;
     result.fields = c.cursor->fields();
+    // The layer's FILTER holds for queries as for drawing (a WMS TIME, too).
+    FeatureClassifier classifier(variant.expressions);
+    if (const Status bound = classifier.bind(result.fields); !bound) {
+        result.error = QStringLiteral("layer '%1': %2").arg(layer.name, bound.message());
+        return result;
+    }
     Feature f;
     while (!query.cancel.isCancelled() && c.cursor->next(f)) {
+        if (!classifier.passesFilter(f.values)) continue;
         c.toTargetCrs(f.geometry);
         if (distanceToPoint(f.geometry, query.x, query.y) > tolerance) continue;
         result.features << f;

@@ -34,6 +34,13 @@ public:
           m_cx((v.extent.minx + v.extent.maxx) / 2), m_cy((v.extent.miny + v.extent.maxy) / 2),
           m_ox(v.extent.minx + m_csx / 2), m_oy(v.extent.maxy - m_csy / 2), m_rotated(v.angle != 0)
     {
+        // Non-square pixels (a WMS BBOX of another aspect than WIDTH/HEIGHT)
+        // go through MapServer's geotransform, which maps to pixel edges,
+        // not centres: the drawing sits half a pixel right and down.
+        if (m_csx > 0 && std::abs(m_csx - m_csy) / m_csx > 0.001) {
+            m_ox = v.extent.minx;
+            m_oy = v.extent.maxy;
+        }
         const double a = v.angle * M_PI / 180.0;
         m_cos = std::cos(a);
         m_sin = std::sin(a);

@@ -2,6 +2,7 @@
 // the GROUP blocks of msWMSGetCapabilities) and the bounding boxes of mapows.c.
 
 #include "wms/capabilities_writer.h"
+#include "wms/wms_dimensions.h"
 #include "wms/get_map_params.h"
 #include "render/legend_layout.h"
 #include "wms/ows_layer_info.h"
@@ -229,6 +230,7 @@ private:
             m_w.text(m_w.v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
         if (auto ext = layerExtent(m_map, lp, m_w.ctx.prepared.context()))
             m_w.boundingBoxes(*ext, lp.projection.isSet() ? lp.projection : m_map.projection, &lp.metadata);
+        dimensions(lp);
         attribution(lp.metadata);
         if (wmsMetadata(lp.metadata, QStringLiteral("metadataurl_href"))) {
             urlBlock(lp.metadata, QStringLiteral("metadataurl"), QStringLiteral("MetadataURL"), true);
@@ -243,6 +245,51 @@ private:
         styles(index);
         m_w.scaleRange(lp.minScaleDenom, lp.maxScaleDenom);
         if (!keepOpen) xml.writeEndElement();
+    }
+
+    // 1.3.0: one Dimension with the extent. 1.1.1: the Dimensions, then
+    // their Extents (the DTD's order). 1.1.0, which has no DTD here: each
+    // Dimension followed by its Extent, as MapServer writes them.
+    void dimensions(const LayerDef& lp)
+    {
+        QXmlStreamWriter& xml = m_w.xml;
+        const QList<LayerDimension> dims = layerDimensions(lp);
+        const auto extentAttributes = [&xml](const LayerDimension& d) {
+            if (d.defaultValue) xml.writeAttribute(QStringLiteral("default"), *d.defaultValue);
+        };
+        if (m_w.v130()) {
+            for (const LayerDimension& d : dims) {
+                xml.writeStartElement(QStringLiteral("Dimension"));
+                xml.writeAttribute(QStringLiteral("name"), d.name);
+                xml.writeAttribute(QStringLiteral("units"), d.units);
+                extentAttributes(d);
+                if (!d.isTime) xml.writeAttribute(QStringLiteral("multipleValues"), QStringLiteral("1"));
+                xml.writeAttribute(QStringLiteral("nearestValue"), QStringLiteral("0"));
+                xml.writeCharacters(d.extent);
+                xml.writeEndElement();
+            }
+            return;
+        }
+        const auto dimension = [&xml](const LayerDimension& d) {
+            xml.writeEmptyElement(QStringLiteral("Dimension"));
+            xml.writeAttribute(QStringLiteral("name"), d.name);
+            xml.writeAttribute(QStringLiteral("units"), d.units);
+        };
+        const auto extent = [&](const LayerDimension& d) {
+            xml.writeStartElement(QStringLiteral("Extent"));
+            xml.writeAttribute(QStringLiteral("name"), d.name);
+            extentAttributes(d);
+            xml.writeAttribute(QStringLiteral("nearestValue"), QStringLiteral("0"));
+            xml.writeCharacters(d.extent);
+            xml.writeEndElement();
+        };
+        const bool interleaved = m_w.version < Wms111;
+        for (const LayerDimension& d : dims) {
+            dimension(d);
+            if (interleaved) extent(d);
+        }
+        if (!interleaved)
+            for (const LayerDimension& d : dims) extent(d);
     }
 
     void attribution(const KeyValues& md)

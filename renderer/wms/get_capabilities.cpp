@@ -259,6 +259,7 @@ void rootLayer(CapabilitiesWriter& w)
     for (const QString& code : codes.split(QLatin1Char(' '), Qt::SkipEmptyParts))
         w.text(w.v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
     w.boundingBoxes(map.extent, map.projection, nullptr);
+    w.scaleRange(map.web.minScaleDenom, map.web.maxScaleDenom);
     w.layerTree();
     w.xml.writeEndElement();
 }

@@ -64,7 +64,7 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
     bool matched = false;
     for (const QString& name : queryLayers->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         for (int i = 0; i < ctx.map.layers.size(); ++i) {
-            const PreparedLayer& layer = ctx.prepared.layer(i);
+            const PreparedLayer& layer = p.prepared->layer(i);
             if (!layerMatches(ctx.map, layer.def(), name) || !enabled.contains(i)) continue;
             // Only queryable layers count as found: a group of non-queryable
             // layers is "not offered" (LayerNotDefined), as in mapserv.

@@ -23,7 +23,7 @@ Response wmsGetMap(const WmsContext& ctx)
     req.cancel = ctx.request.cancel;
     // MapServer draws the STATUS DEFAULT layers first, then LAYERS in order.
     req.layerOrder = p.layers;
-    const RenderResult result = MapRenderer(ctx.prepared.shared_from_this()).render(req);
+    const RenderResult result = MapRenderer(p.prepared).render(req);
     if (!result.ok())
         return ctx.error({}, QStringLiteral("msWMSGetMap(): WMS server error. ") + result.error, {p.width, p.height});
     if (req.cancel.isCancelled())

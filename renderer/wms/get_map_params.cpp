@@ -1,5 +1,7 @@
 #include "wms/get_map_params.h"
 
+#include "wms/wms_dimensions.h"
+
 #include "encode/output_format.h"
 #include "geo/proj_context.h"
 
@@ -254,6 +256,11 @@ GetMapParamsResult loadGetMapParams(const WmsContext& ctx, const QString& reques
     }
     result.error = loader.finish(request, isGetMap);
     result.params = loader.p;
+    result.params.prepared = ctx.prepared.shared_from_this();
+    if (result.error) return result;
+    DimensionFilters dimensions = applyWmsDimensions(ctx, result.params.layers);
+    result.error = std::move(dimensions.error);
+    result.params.prepared = std::move(dimensions.map);
     return result;
 }
 

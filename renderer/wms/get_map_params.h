@@ -18,6 +18,9 @@ struct GetMapParams {
     QString format;
     std::optional<bool> transparent;
     std::optional<Color> background;
+    // The map to draw or query: the service's, or one with the request's
+    // TIME / dimension filters (wms_dimensions.h).
+    PreparedMapPtr prepared;
 };
 
 struct GetMapParamsResult {

@@ -40,7 +40,8 @@ request() {
 }
 
 caps="SERVICE=WMS&REQUEST=GetCapabilities&VERSION"
-for map in "inline:$src/tests/data/wms/inline.map" "escaping:$src/tests/data/wms/escaping.map" "demo:$work/demo/demo.map"; do
+for map in "inline:$src/tests/data/wms/inline.map" "escaping:$src/tests/data/wms/escaping.map" \
+           "dimensions:$src/tests/data/wms/dimensions.map" "demo:$work/demo/demo.map"; do
     tag=${map%%:*} path=${map#*:}
     request "$tag-caps111" "$path" "$caps=1.1.1" && validate "$tag capabilities 1.1.1" dtd "$work/$tag-caps111.xml"
     request "$tag-caps130" "$path" "$caps=1.3.0" && validate "$tag capabilities 1.3.0" wms_capabilities_1_3_0_all.xsd "$work/$tag-caps130.xml"
@@ -54,6 +55,10 @@ request exc110 "$inline" "SERVICE=WMS&VERSION=1.1.0&REQUEST=GetMap&SRS=EPSG:4326
 validate "exception 1.1.0 (LayerNotDefined)" dtd "$work/exc110.xml"
 request exc130 "$inline" "SERVICE=WMS&VERSION=1.3.0&REQUEST=GetMap&CRS=EPSG:4326&BBOX=0,0,1,1&$bad"
 validate "exception 1.3.0 (LayerNotDefined)" wms/1.3.0/exceptions_1_3_0.xsd "$work/exc130.xml"
+request exc111time "$src/tests/data/wms/dimensions.map" "SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:4326&BBOX=0,0,100,100&LAYERS=events&STYLES=&FORMAT=image/png&WIDTH=10&HEIGHT=10&TIME=1999-01-01"
+validate "exception 1.1.1 (InvalidDimensionValue)" dtd "$work/exc111time.xml"
+request exc130dim "$src/tests/data/wms/dimensions.map" "SERVICE=WMS&VERSION=1.3.0&REQUEST=GetMap&CRS=CRS:84&BBOX=0,0,100,100&LAYERS=events&STYLES=&FORMAT=image/png&WIDTH=10&HEIGHT=10&ELEVATION=5000"
+validate "exception 1.3.0 (InvalidDimensionValue)" wms/1.3.0/exceptions_1_3_0.xsd "$work/exc130dim.xml"
 request exc130b "$inline" "SERVICE=WMS&VERSION=1.3.0&REQUEST=Get%3Cx%3EMap"
 validate "exception 1.3.0 (unknown request)" wms/1.3.0/exceptions_1_3_0.xsd "$work/exc130b.xml"
 
