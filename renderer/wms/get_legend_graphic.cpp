@@ -5,6 +5,7 @@
 #include "wms/wms_context.h"
 #include "render/legend_icon.h"
 #include "render/legend.h"
+#include "render/legend_hit_test.h"
 #include "wms/ows_layer_info.h"
 
 #include "data/feature_source_factory.h"
@@ -21,36 +22,6 @@
 namespace maptune {
 
 namespace {
-
-// Classes with features in `bbox` (MapServer's hit test of a content-dependent
-// legend): features of the layer in the box, classified as for drawing.
-std::optional<QSet<int>> classesInBox(const MapDef& map, const EngineContext& context, const LayerDef& layer,
-                                      const Rect& bbox, const Crs& crs)
-{
-    auto opened = openFeatureSource(map, layer, context);
-    if (!opened) return std::nullopt;
-    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
-    FeatureClassifier classifier;
-    if (!classifier.compile(layer)) return std::nullopt;
-    FeatureQuery q;
-    q.bbox = bbox;
-    std::optional<Crs> layerCrs = resolveProjection(map, layer.projection).toOptional();
-    if (!layerCrs) layerCrs = source->nativeCrs();
-    if (layerCrs && crs.isValid() && *layerCrs != crs) q.bbox = projectRect(crs, *layerCrs, bbox);
-    q.attributes = classifier.attributes();
-    auto queried = source->query(q);
-    if (!queried) return std::nullopt;
-    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
-    if (!classifier.bind(cursor->fields())) return std::nullopt;
-    QSet<int> hit;
-    Feature f;
-    while (cursor->next(f)) {
-        if (!classifier.passesFilter(f.values)) continue;
-        const int c = classifier.classify(f.values, 0);
-        if (c >= 0) hit.insert(c);
-    }
-    return hit;
-}
 
 // WMS layer groups by path: "wms_layer_group" "/TN/TN.RoadTransportNetwork"
 // puts the layer in both groups.
@@ -144,7 +115,7 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
             const int index = *it;
             const LayerDef& layer = ctx.map.layers[index];
             std::optional<QSet<int>> hit;
-            if (bbox) hit = classesInBox(ctx.map, ctx.prepared.context(), layer, *bbox, crs);
+            if (bbox) hit = legendClassesHit(ctx.map, ctx.prepared.context(), layer, *bbox, crs);
             for (int c : legendClasses(layer)) {
                 if (!inStyle(layer, layer.classes[c], style)) continue;
                 if (hit && !hit->contains(c)) continue;

@@ -232,6 +232,13 @@ struct Loader {
             if (!formatFound && isGetMap) return missing(QStringLiteral("FORMAT"));
             if (!widthFound) return missing(QStringLiteral("WIDTH"));
             if (!heightFound) return missing(QStringLiteral("HEIGHT"));
+            // MapServer 8 requires STYLES (an empty value is fine) unless the map allows its absence.
+            const bool allowed = ctx.map.web.metadata.value(QStringLiteral("wms_allow_getmap_without_styles"))
+                                     .value_or(QString()).compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
+            if (!styles && isGetMap && !allowed)
+                return missing(QStringLiteral("STYLES. Note to service administrators: defining the \"wms_allow_getmap_without_styles\" "
+                                              "\"true\" MAP.WEB.METADATA item will disable this check (backward compatibility with "
+                                              "behaviour of MapServer < 8.0)"));
         }
         if (!layersGiven) return fail(QStringLiteral("MissingParameterValue"), QStringLiteral("Missing required parameter LAYERS"));
         if (invalidLayers > 0 || validLayers == 0)

@@ -5,6 +5,7 @@
 #include "geo/map_projection.h"
 #include "geo/map_view.h"
 #include "render/legend.h"
+#include "render/legend_hit_test.h"
 #include "render/map_renderer.h"
 #include "render/scalebar.h"
 #include "wms/mapserv/cgi_error_page.h"
@@ -33,13 +34,38 @@ MapView mapView(const MapDef& map, const CgiParams& p)
     return makeMapViewFromCenterExtent(extent, w, h, crs, effectiveUnits(map, crs), map.resolution);
 }
 
-// MODE=legend (msDrawLegend) and MODE=scalebar (msDrawScalebar).
-Response legendOrScalebar(const MapDef& map, const CgiParams& p, const ImageFormat& format)
+// MODE=maplegend: the legend of the layers switched on, with only the
+// classes that draw something in the map extent (msHitTestMap).
+QList<LegendEntry> contentLegendEntries(const PreparedMap& prepared, const CgiParams& p, const MapView& view)
 {
-    const bool legend = p.mode == CgiMode::Legend;
+    const MapDef& map = prepared.map();
+    const QSet<int> on = cgiLayersOn(map, p);
+    QHash<const LayerDef*, std::optional<QSet<int>>> hits;
+    QList<LegendEntry> entries;
+    for (const LegendEntry& e : mapLegendEntries(map, view.scaleDenom)) {
+        const int index = int(e.layer - map.layers.data());
+        if (!on.contains(index)) continue;
+        if (!hits.contains(e.layer))
+            hits.insert(e.layer, e.layer->type == LayerType::Raster
+                                     ? std::nullopt
+                                     : legendClassesHit(map, prepared.context(), *e.layer, view.extent, view.crs));
+        const std::optional<QSet<int>>& hit = hits[e.layer];
+        if (!hit || hit->contains(e.cls)) entries << e;
+    }
+    return entries;
+}
+
+// MODE=legend / maplegend (msDrawLegend) and MODE=scalebar (msDrawScalebar).
+Response legendOrScalebar(const PreparedMap& prepared, const CgiParams& p, const ImageFormat& format)
+{
+    const MapDef& map = prepared.map();
+    const bool legend = p.mode != CgiMode::Scalebar;
     const QString where = legend ? QStringLiteral("msDrawLegend(): ") : QStringLiteral("msDrawScalebar(): ");
     const MapView view = mapView(map, p);
-    const QImage image = legend ? drawLegend(map, mapLegendEntries(map, view.scaleDenom), format.transparent) : drawScalebar(map, view);
+    const QList<LegendEntry> entries = p.mode == CgiMode::MapLegend ? contentLegendEntries(prepared, p, view)
+                                       : legend                    ? mapLegendEntries(map, view.scaleDenom)
+                                                                   : QList<LegendEntry>();
+    const QImage image = legend ? drawLegend(map, entries, format.transparent) : drawScalebar(map, view);
     if (image.isNull())
         return cgiErrorPage({where + (legend ? QStringLiteral("General error message. The legend has no class with a NAME.")
                                             : QStringLiteral("General error message. The map has no cell size."))});
@@ -153,7 +179,8 @@ Response mapservResponse(const PreparedMap& prepared, const WmsRequest& request)
     if (p.imageType && !format) return cgiErrorPage({QStringLiteral("msCGILoadForm(): Web application error. Invalid imagetype value.\n")});
     const ImageFormat image = format ? *format : fallbackImageFormat();
 
-    if (p.mode == CgiMode::Legend || p.mode == CgiMode::Scalebar) return legendOrScalebar(map, p, image);
+    if (p.mode == CgiMode::Legend || p.mode == CgiMode::MapLegend || p.mode == CgiMode::Scalebar)
+        return legendOrScalebar(prepared, p, image);
     if (p.mode == CgiMode::Map || p.mode == CgiMode::Tile) return drawMap(prepared, p, image);
     if (isQueryMode(p.mode)) {
         Result<CgiQueryResults> results = runCgiQuery(prepared, p, request.cancel);
