@@ -14,11 +14,13 @@ struct BuiltIn {
 };
 
 // MapServer 8's defaultoutputformats[] order, restricted to what we can encode.
-constexpr std::array<BuiltIn, 4> kBuiltIns{{
+// "cairopng" draws through our renderer like every raster driver.
+constexpr std::array<BuiltIn, 5> kBuiltIns{{
     {"png", "AGG/PNG", "image/png"},
     {"jpeg", "AGG/JPEG", "image/jpeg"},
     {"png8", "AGG/PNG8", "image/png; mode=8bit"},
     {"png24", "AGG/PNG", "image/png; mode=24bit"},
+    {"cairopng", "CAIRO/PNG", "image/png"},
 }};
 
 bool equalsCi(const QString& a, const QString& b) { return a.compare(b, Qt::CaseInsensitive) == 0; }

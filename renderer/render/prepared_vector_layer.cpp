@@ -139,10 +139,18 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
         return result;
     }
     Feature f;
+    double nearest = HUGE_VAL;
     while (!query.cancel.isCancelled() && c.cursor->next(f)) {
         if (!classifier.passesFilter(f.values)) continue;
         c.toTargetCrs(f.geometry);
-        if (distanceToPoint(f.geometry, query.x, query.y) > tolerance) continue;
+        const double distance = distanceToPoint(f.geometry, query.x, query.y);
+        if (distance > tolerance) continue;
+        // One feature asked for: the nearest one (msQueryByPoint's MS_SINGLE).
+        if (query.maxFeatures == 1 && !result.features.isEmpty()) {
+            if (distance >= nearest) continue;
+            result.features.clear();
+        }
+        nearest = distance;
         result.features << f;
     }
     if (!c.cursor->error().isEmpty()) result.error = QStringLiteral("layer '%1': %2").arg(layer.name, c.cursor->error());

@@ -64,9 +64,11 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
     QList<int> layers;
     for (int i = 0; i < ctx.map.layers.size(); ++i) {
         const LayerDef& l = ctx.map.layers[i];
+        // The map's NAME is the root layer: every layer.
         const bool named = l.name.compare(*layerName, Qt::CaseInsensitive) == 0
                            || (!l.group.isEmpty() && l.group.compare(*layerName, Qt::CaseInsensitive) == 0)
-                           || inLayerGroupPath(l, *layerName);
+                           || inLayerGroupPath(l, *layerName)
+                           || (!ctx.map.name.isEmpty() && ctx.map.name.compare(*layerName, Qt::CaseInsensitive) == 0);
         if (named && enabled.contains(i)) layers << i;
     }
     if (layers.isEmpty())
@@ -109,7 +111,17 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
             if (!crs.isValid()) crs = resolveProjection(ctx.map, ctx.map.projection).valueOr(Crs());
         }
         QList<LegendEntry> entries;
-        const QString style = ctx.request.value(QStringLiteral("STYLE")).value_or(QString());
+        // STYLE chooses a class group only when LAYER names one layer
+        // (msWMSLegendGraphic); for a group or the root it is ignored.
+        QString style = ctx.request.value(QStringLiteral("STYLE")).value_or(QString());
+        if (layers.size() > 1) style.clear();
+        if (!style.isEmpty() && style.compare(QLatin1String("default"), Qt::CaseInsensitive) != 0) {
+            const LayerDef& only = ctx.map.layers[layers.first()];
+            bool defined = false;
+            for (const ClassDef& c : only.classes) defined |= c.group == style;
+            if (!defined)
+                return ctx.error(QStringLiteral("StyleNotDefined"), where + QStringLiteral("style used in the STYLE parameter is not defined on the layer."));
+        }
         // Layers in reverse drawing order, as msDrawLegend lists them.
         for (auto it = layers.crbegin(); it != layers.crend(); ++it) {
             const int index = *it;

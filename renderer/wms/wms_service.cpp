@@ -4,6 +4,7 @@
 #include "wms/mapserv/cgi_params.h"
 #include "wms/mapserv/mapserv_modes.h"
 #include "wms/wms_context.h"
+#include "wms/wms_language.h"
 
 namespace maptune {
 
@@ -50,7 +51,8 @@ std::optional<Response> negotiateUpdateSequence(const WmsContext& ctx)
 Response WmsService::handle(const WmsRequest& request) const
 {
     QStringList substitutionErrors;
-    const PreparedMapPtr prepared = m_map->forRequest(request.params, &substitutionErrors);
+    PreparedMapPtr prepared = m_map->forRequest(request.params, &substitutionErrors);
+    if (!isCgiModeRequest(request)) prepared = withLanguage(*prepared, wmsLanguage(prepared->map(), request));
     const MapDef& map = prepared->map();
     std::optional<QString> version = request.value(QStringLiteral("VERSION"));
     if (!version) version = request.value(QStringLiteral("WMTVER"));

@@ -259,9 +259,11 @@ void TestShapefile::attributesAreMapServersRawText()
     QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
     QCOMPARE(r.features.size(), 2);
     QCOMPARE(src->fields(), QStringList({"label", "count", "ratio", "day"}));
-    QCOMPARE(r.features[0].values, QStringList({"padded text", "42", "2.500", "20240131"}));
-    // Unset numbers are '*' in the .dbf (no value); an unset date is written 00000000.
-    QCOMPARE(r.features[1].values, QStringList({"東京駅", "", "", "00000000"}));
+    // Text keeps leading blanks and loses trailing ones, as MapServer reads it.
+    QCOMPARE(r.features[0].values, QStringList({"  padded text", "42", "2.500", "20240131"}));
+    // Unset numbers are '*' in the .dbf, an unset date is written 00000000:
+    // MapServer reads both as "0".
+    QCOMPARE(r.features[1].values, QStringList({"東京駅", "0", "0", "0"}));
 }
 
 void TestShapefile::latin1FileIsDecoded()

@@ -43,9 +43,13 @@ QByteArrayView DbfFile::value(const unsigned char* record, const Field& field)
 {
     const char* p = reinterpret_cast<const char*>(record) + field.offset;
     int begin = 0, end = field.width;
-    while (begin < end && (p[begin] == ' ' || p[begin] == '\0')) ++begin;
+    // Text keeps its leading blanks (msDBFReadAttribute trims them for numbers and dates only).
+    const bool numeric = field.type == 'N' || field.type == 'F' || field.type == 'D';
+    while (begin < end && (p[begin] == '\0' || (numeric && p[begin] == ' '))) ++begin;
     while (end > begin && (p[end - 1] == ' ' || p[end - 1] == '\0')) --end;
-    if ((field.type == 'N' || field.type == 'F') && begin < end && p[begin] == '*') return {};
+    // A NULL number ("****") or date ("00000000") reads as "0", as msDBFReadAttribute returns it.
+    if ((field.type == 'N' || field.type == 'F') && begin < end && p[begin] == '*') return QByteArrayView("0");
+    if (field.type == 'D' && QByteArrayView(p + begin, end - begin) == QByteArrayView("00000000")) return QByteArrayView("0");
     return QByteArrayView(p + begin, end - begin);
 }
 
