@@ -65,8 +65,12 @@ QSize legendSize(const MapDef& map, const QList<LegendEntry>& entries)
 QSize legendSize(const MapDef& map, const QList<int>& layers)
 {
     QList<LegendEntry> entries;
-    for (int index : layers)
-        for (int c : legendClasses(map.layers[index])) entries << legendEntry(map, map.layers[index], c);
+    for (int index : layers) {
+        const LayerDef& layer = map.layers[index];
+        // A layer with a CLASSGROUP shows only that group's classes.
+        for (int c : legendClasses(layer))
+            if (layer.classGroup.isEmpty() || layer.classes[c].group == layer.classGroup) entries << legendEntry(map, layer, c);
+    }
     return legendSize(map, entries);
 }
 

@@ -98,14 +98,14 @@ private:
         if (queryable) xml.writeAttribute(QStringLiteral("queryable"), QStringLiteral("1"));
         m_w.text(QStringLiteral("Name"), group);
         const KeyValues& md = m_map.layers[first].metadata;
-        m_w.text(QStringLiteral("Title"), wmsMetadata(md, QStringLiteral("group_title")).value_or(group));
-        if (auto a = wmsMetadata(md, QStringLiteral("group_abstract"))) m_w.text(QStringLiteral("Abstract"), *a);
+        m_w.text(QStringLiteral("Title"), m_w.meta(md, QStringLiteral("group_title")).value_or(group));
+        if (auto a = m_w.meta(md, QStringLiteral("group_abstract"))) m_w.text(QStringLiteral("Abstract"), *a);
         const QString style = wmsMetadata(md, QStringLiteral("group_style_name")).value_or(QStringLiteral("default"));
         xml.writeStartElement(QStringLiteral("Style"));
         m_w.text(QStringLiteral("Name"), style);
         // Title is mandatory in both versions' Style (DTD and schema).
         m_w.text(QStringLiteral("Title"), wmsMetadata(md, QStringLiteral("group_style_title")).value_or(style));
-        legendUrl(group, style, members);
+        if (!givenLegendUrl(md, QStringLiteral("group_style"))) legendUrl(group, style, members);
         xml.writeEndElement();
         for (int j : members) {
             dumpLayer(j, false, false);
@@ -154,6 +154,22 @@ private:
         if (added) m_w.xml.writeEndElement();
     }
 
+    // A LegendURL the metadata gives (<prefix>_legendurl_href, _width,
+    // _height, _format): written instead of the computed one.
+    bool givenLegendUrl(const KeyValues& md, const QString& prefix)
+    {
+        const auto href = wmsMetadata(md, prefix + QStringLiteral("_legendurl_href"));
+        if (!href) return false;
+        QXmlStreamWriter& xml = m_w.xml;
+        xml.writeStartElement(QStringLiteral("LegendURL"));
+        if (auto v = wmsMetadata(md, prefix + QStringLiteral("_legendurl_width"))) xml.writeAttribute(QStringLiteral("width"), *v);
+        if (auto v = wmsMetadata(md, prefix + QStringLiteral("_legendurl_height"))) xml.writeAttribute(QStringLiteral("height"), *v);
+        m_w.text(QStringLiteral("Format"), wmsMetadata(md, prefix + QStringLiteral("_legendurl_format")).value_or(QStringLiteral("image/png")));
+        linkElement(xml, *href);
+        xml.writeEndElement();
+        return true;
+    }
+
     void legendUrl(const QString& name, const QString& style, const QList<int>& layers)
     {
         const QSize size = legendSize(m_map, layers);
@@ -185,18 +201,25 @@ private:
                         break;
                     }
         const QString rootStyle = wmsMetadata(m_map.web.metadata, QStringLiteral("style_name")).value_or(QStringLiteral("default"));
+        // Groups the layer inherits -- the root's style, and class groups of
+        // the layers its wms_layer_group path names -- are not its own.
+        QStringList inherited{rootStyle};
+        for (const QString& parent : m_nest.groups[index])
+            for (const LayerDef& l : m_map.layers)
+                if (l.name.compare(parent, Qt::CaseInsensitive) == 0)
+                    for (const ClassDef& c : l.classes)
+                        if (!c.group.isEmpty()) inherited << c.group;
         QStringList classGroups;
         for (const ClassDef& c : lp.classes)
-            if (!c.name.isEmpty() && !c.group.isEmpty() && c.group.compare(rootStyle, Qt::CaseInsensitive) != 0
+            if (!c.name.isEmpty() && !c.group.isEmpty() && !inherited.contains(c.group, Qt::CaseInsensitive)
                 && !classGroups.contains(c.group, Qt::CaseInsensitive))
                 classGroups << c.group;
         if (classGroups.isEmpty()) classGroups << QStringLiteral("default");
         for (const QString& style : classGroups) {
             m_w.xml.writeStartElement(QStringLiteral("Style"));
             m_w.text(QStringLiteral("Name"), style);
-            m_w.text(QStringLiteral("Title"),
-                     wmsMetadata(lp.metadata, QStringLiteral("style_") + style + QStringLiteral("_title")).value_or(style));
-            legendUrl(lp.name, style, members);
+            m_w.text(QStringLiteral("Title"), m_w.meta(lp.metadata, QStringLiteral("style_") + style + QStringLiteral("_title")).value_or(style));
+            if (!givenLegendUrl(lp.metadata, QStringLiteral("style_") + style)) legendUrl(lp.name, style, members);
             m_w.xml.writeEndElement();
         }
     }
@@ -223,8 +246,8 @@ private:
         xml.writeAttribute(QStringLiteral("opaque"), QString::number(wmsMetadata(lp.metadata, QStringLiteral("opaque")).value_or(QStringLiteral("0")).toInt()));
         xml.writeAttribute(QStringLiteral("cascaded"), lp.connectionType == ConnectionType::WMS ? QStringLiteral("1") : QStringLiteral("0"));
         if (!lp.name.isEmpty()) m_w.text(QStringLiteral("Name"), lp.name);
-        m_w.text(QStringLiteral("Title"), wmsMetadata(lp.metadata, QStringLiteral("title")).value_or(lp.name));
-        if (auto a = wmsMetadata(lp.metadata, QStringLiteral("abstract"))) m_w.text(QStringLiteral("Abstract"), *a);
+        m_w.text(QStringLiteral("Title"), m_w.meta(lp.metadata, QStringLiteral("title")).value_or(lp.name));
+        if (auto a = m_w.meta(lp.metadata, QStringLiteral("abstract"))) m_w.text(QStringLiteral("Abstract"), *a);
         m_w.keywordList(lp.metadata, QStringLiteral("keywordlist"));
         for (const QString& code : epsgCodes(lp.projection, &lp.metadata, false).split(QLatin1Char(' '), Qt::SkipEmptyParts))
             m_w.text(m_w.v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
@@ -232,6 +255,7 @@ private:
             m_w.boundingBoxes(*ext, lp.projection.isSet() ? lp.projection : m_map.projection, &lp.metadata);
         dimensions(lp);
         attribution(lp.metadata);
+        m_w.authorityAndIdentifier(lp.metadata);
         if (wmsMetadata(lp.metadata, QStringLiteral("metadataurl_href"))) {
             urlBlock(lp.metadata, QStringLiteral("metadataurl"), QStringLiteral("MetadataURL"), true);
         } else {
@@ -320,12 +344,48 @@ void CapabilitiesWriter::keywordList(const KeyValues& metadata, const QString& k
 {
     const auto words = wmsMetadata(metadata, key);
     const auto items = wmsMetadata(metadata, key + QStringLiteral("_items"));
-    if (!words && !items) return;
+    const auto vocabularies = wmsMetadata(metadata, key + QStringLiteral("_vocabulary"));
+    if (!words && !items && !vocabularies) return;
     xml.writeStartElement(QStringLiteral("KeywordList"));
     for (const auto& list : {words, items})
         if (list)
             for (const QString& k : list->split(QLatin1Char(','), Qt::SkipEmptyParts)) text(QStringLiteral("Keyword"), k);
+    // Keywords of a vocabulary (<key>_<vocabulary>_items) exist in 1.3.0 only.
+    if (v130() && vocabularies)
+        for (QString vocabulary : vocabularies->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            vocabulary = vocabulary.trimmed();
+            const auto words = wmsMetadata(metadata, QStringLiteral("%1_%2_items").arg(key, vocabulary));
+            for (const QString& k : words.value_or(QString()).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                xml.writeStartElement(QStringLiteral("Keyword"));
+                xml.writeAttribute(QStringLiteral("vocabulary"), vocabulary);
+                xml.writeCharacters(k);
+                xml.writeEndElement();
+            }
+        }
     xml.writeEndElement();
+}
+
+void CapabilitiesWriter::authorityAndIdentifier(const KeyValues& metadata)
+{
+    const auto name = wmsMetadata(metadata, QStringLiteral("authorityurl_name"));
+    const auto href = wmsMetadata(metadata, QStringLiteral("authorityurl_href"));
+    if (name && href) {
+        xml.writeStartElement(QStringLiteral("AuthorityURL"));
+        xml.writeAttribute(QStringLiteral("name"), *name);
+        xml.writeStartElement(QStringLiteral("OnlineResource"));
+        xml.writeAttribute(QStringLiteral("xmlns:xlink"), kXlink);
+        xml.writeAttribute(QStringLiteral("xlink:href"), *href);
+        xml.writeEndElement();
+        xml.writeEndElement();
+    }
+    const auto authority = wmsMetadata(metadata, QStringLiteral("identifier_authority"));
+    const auto value = wmsMetadata(metadata, QStringLiteral("identifier_value"));
+    if (authority && value) {
+        xml.writeStartElement(QStringLiteral("Identifier"));
+        xml.writeAttribute(QStringLiteral("authority"), *authority);
+        xml.writeCharacters(*value);
+        xml.writeEndElement();
+    }
 }
 
 void CapabilitiesWriter::boundingBoxes(const Rect& extent, const ProjectionDef& projection, const KeyValues* layerMetadata)
@@ -353,24 +413,35 @@ void CapabilitiesWriter::boundingBoxes(const Rect& extent, const ProjectionDef& 
         xml.writeAttribute(QStringLiteral("maxy"), fixed6(geo.maxy));
     }
 
-    // Only the native code: wms_srs cannot say what CRS the data is in.
-    const QString code = epsgCodes(projection, layerMetadata, true);
-    if (code.isEmpty()) return;
-    Rect box = extent;
-    const std::optional<Crs> target = Crs::fromUserInput(code).toOptional();
-    if (target && src && *target != *src) box = projectRect(*src, *target, extent);
-    if (v130() && target && crsAxisInverted(code)) {
-        std::swap(box.minx, box.miny);
-        std::swap(box.maxx, box.maxy);
+    // Only the native code (wms_srs cannot say what CRS the data is in),
+    // unless wms_bbox_extended asks for one box per wms_srs code.
+    QStringList codes{epsgCodes(projection, layerMetadata, true)};
+    const KeyValues& mapMd = ctx.map.web.metadata;
+    auto extended = layerMetadata ? wmsMetadata(*layerMetadata, QStringLiteral("bbox_extended")) : std::nullopt;
+    if (!extended) extended = wmsMetadata(mapMd, QStringLiteral("bbox_extended"));
+    if (extended && extended->startsWith(QLatin1String("true"), Qt::CaseInsensitive)) {
+        auto srs = layerMetadata ? wmsMetadata(*layerMetadata, QStringLiteral("srs")) : std::nullopt;
+        if (!srs) srs = wmsMetadata(mapMd, QStringLiteral("srs"));
+        if (srs) codes = srs->split(QLatin1Char(' '), Qt::SkipEmptyParts);
     }
-    const bool geographic = target && target->isGeographic();
-    const auto fmt = [&](double v) { return geographic ? fixed6(v) : general(v); };
-    xml.writeEmptyElement(QStringLiteral("BoundingBox"));
-    xml.writeAttribute(v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
-    xml.writeAttribute(QStringLiteral("minx"), fmt(box.minx));
-    xml.writeAttribute(QStringLiteral("miny"), fmt(box.miny));
-    xml.writeAttribute(QStringLiteral("maxx"), fmt(box.maxx));
-    xml.writeAttribute(QStringLiteral("maxy"), fmt(box.maxy));
+    for (const QString& code : std::as_const(codes)) {
+        if (code.isEmpty()) continue;
+        Rect box = extent;
+        const std::optional<Crs> target = Crs::fromUserInput(code).toOptional();
+        if (target && src && *target != *src) box = projectRect(*src, *target, extent);
+        if (v130() && target && crsAxisInverted(code)) {
+            std::swap(box.minx, box.miny);
+            std::swap(box.maxx, box.maxy);
+        }
+        const bool geographic = target && target->isGeographic();
+        const auto fmt = [&](double v) { return geographic ? fixed6(v) : general(v); };
+        xml.writeEmptyElement(QStringLiteral("BoundingBox"));
+        xml.writeAttribute(v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
+        xml.writeAttribute(QStringLiteral("minx"), fmt(box.minx));
+        xml.writeAttribute(QStringLiteral("miny"), fmt(box.miny));
+        xml.writeAttribute(QStringLiteral("maxx"), fmt(box.maxx));
+        xml.writeAttribute(QStringLiteral("maxy"), fmt(box.maxy));
+    }
 }
 
 void CapabilitiesWriter::scaleRange(double minScale, double maxScale)

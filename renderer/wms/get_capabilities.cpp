@@ -3,9 +3,13 @@
 // msautotest references see the same document.
 
 #include "wms/capabilities_writer.h"
+#include "wms/inspire_capabilities.h"
 #include "wms/ows_layer_info.h"
 
 #include "encode/output_format.h"
+#include "render/legend_layout.h"
+
+#include <algorithm>
 
 namespace maptune {
 
@@ -155,8 +159,8 @@ void service(CapabilitiesWriter& w)
     QXmlStreamWriter& xml = w.xml;
     xml.writeStartElement(QStringLiteral("Service"));
     w.text(QStringLiteral("Name"), w.v130() ? QStringLiteral("WMS") : QStringLiteral("OGC:WMS"));
-    w.text(QStringLiteral("Title"), wmsMetadata(md, QStringLiteral("title")).value_or(map.name));
-    if (auto v = wmsMetadata(md, QStringLiteral("abstract"))) w.text(QStringLiteral("Abstract"), *v);
+    w.text(QStringLiteral("Title"), w.meta(md, QStringLiteral("title")).value_or(map.name));
+    if (auto v = w.meta(md, QStringLiteral("abstract"))) w.text(QStringLiteral("Abstract"), *v);
     w.keywordList(md, QStringLiteral("keywordlist"));
     onlineResource(xml, wmsMetadata(md, QStringLiteral("service_onlineresource")).value_or(w.url));
     contactInformation(w);
@@ -216,7 +220,15 @@ void requests(CapabilitiesWriter& w)
                       QStringLiteral("application/vnd.ogc.se_blank")};
     for (const QString& f : exceptions) w.text(QStringLiteral("Format"), f);
     w.xml.writeEndElement();
-    if (!w.v130()) w.xml.writeEmptyElement(QStringLiteral("VendorSpecificCapabilities"));
+    if (!w.v130()) {
+        if (w.inspire) {
+            w.xml.writeStartElement(QStringLiteral("VendorSpecificCapabilities"));
+            writeInspireExtendedCapabilities(w, true);
+            w.xml.writeEndElement();
+        } else {
+            w.xml.writeEmptyElement(QStringLiteral("VendorSpecificCapabilities"));
+        }
+    }
     if (sld) {
         w.xml.writeEmptyElement(w.v130() ? QStringLiteral("sld:UserDefinedSymbolization") : QStringLiteral("UserDefinedSymbolization"));
         w.xml.writeAttribute(QStringLiteral("SupportSLD"), QStringLiteral("1"));
@@ -228,6 +240,67 @@ void requests(CapabilitiesWriter& w)
             w.xml.writeAttribute(QStringLiteral("RemoteWCS"), QStringLiteral("0"));
         }
     }
+    if (w.v130() && w.inspire) writeInspireExtendedCapabilities(w, false);
+}
+
+// MapServer's root style of an INSPIRE service (wms_style_name, "default"
+// unless set): the legend of every layer the capabilities list.
+void inspireRootStyle(CapabilitiesWriter& w)
+{
+    const MapDef& map = w.ctx.map;
+    const KeyValues& md = map.web.metadata;
+    if (!w.inspire || map.name.isEmpty()) return;
+    const QString name = wmsMetadata(md, QStringLiteral("style_name")).value_or(QStringLiteral("default"));
+    w.xml.writeStartElement(QStringLiteral("Style"));
+    w.text(QStringLiteral("Name"), name);
+    w.text(QStringLiteral("Title"), w.meta(md, QStringLiteral("style_title")).value_or(name));
+    QString width, height, format, href;
+    if (auto given = wmsMetadata(md, QStringLiteral("style_legendurl_href"))) {
+        width = wmsMetadata(md, QStringLiteral("style_legendurl_width")).value_or(QString());
+        height = wmsMetadata(md, QStringLiteral("style_legendurl_height")).value_or(QString());
+        format = wmsMetadata(md, QStringLiteral("style_legendurl_format")).value_or(QStringLiteral("image/png"));
+        href = *given;
+    } else {
+        QList<int> layers(w.enabled.begin(), w.enabled.end());
+        std::sort(layers.begin(), layers.end());
+        const QSize size = legendSize(map, layers);
+        width = QString::number(size.width());
+        height = QString::number(size.height());
+        format = wmsMetadata(md, QStringLiteral("getlegendgraphic_formatlist")).value_or(QStringLiteral("image/png")).section(QLatin1Char(','), 0, 0).trimmed();
+        href = w.url + QStringLiteral("version=%1&service=WMS&request=GetLegendGraphic&%2layer=%3&format=%4&STYLE=%5")
+                           .arg(wmsVersionString(w.version), w.v130() ? QStringLiteral("sld_version=1.1.0&") : QString(), map.name,
+                                format, name);
+    }
+    w.xml.writeStartElement(QStringLiteral("LegendURL"));
+    w.xml.writeAttribute(QStringLiteral("width"), width);
+    w.xml.writeAttribute(QStringLiteral("height"), height);
+    w.text(QStringLiteral("Format"), format);
+    w.xml.writeStartElement(QStringLiteral("OnlineResource"));
+    w.xml.writeAttribute(QStringLiteral("xmlns:xlink"), QLatin1String(kXlink));
+    w.xml.writeAttribute(QStringLiteral("xlink:type"), QStringLiteral("simple"));
+    w.xml.writeAttribute(QStringLiteral("xlink:href"), href);
+    w.xml.writeEndElement();
+    w.xml.writeEndElement();
+    w.xml.writeEndElement();
+}
+
+// The root layer's MetadataURL: type, format and href are all needed.
+void rootMetadataUrl(CapabilitiesWriter& w)
+{
+    const KeyValues& md = w.ctx.map.web.metadata;
+    const auto type = wmsMetadata(md, QStringLiteral("metadataurl_type"));
+    const auto format = wmsMetadata(md, QStringLiteral("metadataurl_format"));
+    const auto href = wmsMetadata(md, QStringLiteral("metadataurl_href"));
+    if (!type || !format || !href) return;
+    w.xml.writeStartElement(QStringLiteral("MetadataURL"));
+    w.xml.writeAttribute(QStringLiteral("type"), *type);
+    w.text(QStringLiteral("Format"), *format);
+    w.xml.writeStartElement(QStringLiteral("OnlineResource"));
+    w.xml.writeAttribute(QStringLiteral("xmlns:xlink"), QLatin1String(kXlink));
+    w.xml.writeAttribute(QStringLiteral("xlink:type"), QStringLiteral("simple"));
+    w.xml.writeAttribute(QStringLiteral("xlink:href"), *href);
+    w.xml.writeEndElement();
+    w.xml.writeEndElement();
 }
 
 void rootLayer(CapabilitiesWriter& w)
@@ -247,18 +320,22 @@ void rootLayer(CapabilitiesWriter& w)
     if (queryable) w.xml.writeAttribute(QStringLiteral("queryable"), QStringLiteral("1"));
     const QString name = rootName.value_or(map.name);
     if (!name.isEmpty()) w.text(QStringLiteral("Name"), name);
-    auto title = wmsMetadata(md, QStringLiteral("rootlayer_title"));
-    if (!title) title = wmsMetadata(md, QStringLiteral("title"));
+    auto title = w.meta(md, QStringLiteral("rootlayer_title"));
+    if (!title) title = w.meta(md, QStringLiteral("title"));
     w.text(QStringLiteral("Title"), title.value_or(map.name));
-    auto abstract = wmsMetadata(md, QStringLiteral("rootlayer_abstract"));
-    if (!abstract) abstract = wmsMetadata(md, QStringLiteral("abstract"));
+    auto abstract = w.meta(md, QStringLiteral("rootlayer_abstract"));
+    if (!abstract) abstract = w.meta(md, QStringLiteral("abstract"));
     w.text(QStringLiteral("Abstract"), abstract.value_or(map.name));
-    w.keywordList(md, wmsMetadata(md, QStringLiteral("rootlayer_keywordlist")) ? QStringLiteral("rootlayer_keywordlist")
-                                                                               : QStringLiteral("keywordlist"));
+    const bool rootKeywords = wmsMetadata(md, QStringLiteral("rootlayer_keywordlist")) || wmsMetadata(md, QStringLiteral("rootlayer_keywordlist_items"))
+                              || wmsMetadata(md, QStringLiteral("rootlayer_keywordlist_vocabulary"));
+    w.keywordList(md, rootKeywords ? QStringLiteral("rootlayer_keywordlist") : QStringLiteral("keywordlist"));
     const QString codes = epsgCodes(map.projection, &md, false);
     for (const QString& code : codes.split(QLatin1Char(' '), Qt::SkipEmptyParts))
         w.text(w.v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
     w.boundingBoxes(map.extent, map.projection, nullptr);
+    w.authorityAndIdentifier(md);
+    rootMetadataUrl(w);
+    inspireRootStyle(w);
     w.scaleRange(map.web.minScaleDenom, map.web.maxScaleDenom);
     w.layerTree();
     w.xml.writeEndElement();
@@ -280,6 +357,9 @@ Response wmsGetCapabilities(const WmsContext& ctx)
     xml.setAutoFormattingIndent(2);
     CapabilitiesWriter w{ctx, xml, version, onlineResource(ctx.map, ctx.request.selfUrl), enabledLayers(ctx.map, QStringLiteral("GetCapabilities"))};
     const KeyValues& md = ctx.map.web.metadata;
+    w.language = wmsLanguage(ctx.map, ctx.request);
+    if (w.language) w.url += QStringLiteral("language=%1&").arg(*w.language);
+    w.inspire = wmsMetadata(md, QStringLiteral("inspire_capabilities")).has_value();
     const QString schemas = wmsMetadata(md, QStringLiteral("schemas_location")).value_or(QStringLiteral("http://schemas.opengis.net"));
 
     xml.writeStartDocument();
@@ -298,11 +378,19 @@ Response wmsGetCapabilities(const WmsContext& ctx)
         xml.writeAttribute(QStringLiteral("xmlns:sld"), QStringLiteral("http://www.opengis.net/sld"));
         xml.writeAttribute(QStringLiteral("xmlns:xsi"), QStringLiteral("http://www.w3.org/2001/XMLSchema-instance"));
         xml.writeAttribute(QStringLiteral("xmlns:ms"), QStringLiteral("http://mapserver.gis.umn.edu/mapserver"));
+        QString inspireSchema;
+        if (w.inspire) {
+            xml.writeAttribute(QStringLiteral("xmlns:inspire_common"), kInspireCommonNs);
+            xml.writeAttribute(QStringLiteral("xmlns:inspire_vs"), kInspireVsNs);
+            // A plain key, without wms_/ows_, as MapServer reads it.
+            inspireSchema = QStringLiteral(" %1 %2/inspire_vs/1.0/inspire_vs.xsd ")
+                                .arg(kInspireVsNs, md.value(QStringLiteral("inspire_schemas_location"), QStringLiteral("http://inspire.ec.europa.eu/schemas")));
+        }
         xml.writeAttribute(QStringLiteral("xsi:schemaLocation"),
                            QStringLiteral("http://www.opengis.net/wms %1/wms/1.3.0/capabilities_1_3_0.xsd "
-                                          " http://www.opengis.net/sld %1/sld/1.1.0/sld_capabilities.xsd "
+                                          " http://www.opengis.net/sld %1/sld/1.1.0/sld_capabilities.xsd %3"
                                           " http://mapserver.gis.umn.edu/mapserver %2service=WMS&version=1.3.0&request=GetSchemaExtension")
-                               .arg(schemas, w.url));
+                               .arg(schemas, w.url, inspireSchema));
     }
     service(w);
     xml.writeStartElement(QStringLiteral("Capability"));
