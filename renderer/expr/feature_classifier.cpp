@@ -37,9 +37,13 @@ Result<std::shared_ptr<const LayerExpressions>> LayerExpressions::compile(const 
         if (layer.filter.type != ExpressionDef::Type::Logical) addUnique(attributes, layer.filterItem);
     }
     addUnique(attributes, layer.labelItem);
+    // CLASSGROUP keeps the classes of that GROUP; when none has it, all count (msShapeGetClass).
+    bool groupUsed = false;
+    for (const ClassDef& c : layer.classes) groupUsed |= !layer.classGroup.isEmpty() && c.group == layer.classGroup;
     for (const ClassDef& c : layer.classes) {
         CompiledClass cc;
         cc.def = &c;
+        cc.inClassGroup = !groupUsed || c.group == layer.classGroup;
         if (c.expression.isSet()) {
             Result<Expression> expression = Expression::compile(c.expression);
             if (!expression)
@@ -121,7 +125,7 @@ int FeatureClassifier::classify(const QStringList& values, double scaleDenom) co
     for (qsizetype i = 0; i < m_classes.size(); ++i) {
         const LayerExpressions::CompiledClass& cc = m_compiled->m_classes[i];
         const ClassDef& c = *cc.def;
-        if (c.status == 0) continue;
+        if (c.status == 0 || !cc.inClassGroup) continue;
         if (scaleDenom > 0) {
             if (c.maxScaleDenom > 0 && scaleDenom >= c.maxScaleDenom) continue;
             if (c.minScaleDenom > 0 && scaleDenom < c.minScaleDenom) continue;

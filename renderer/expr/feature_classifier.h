@@ -26,6 +26,7 @@ private:
     friend class FeatureClassifier;
     struct CompiledClass {
         const ClassDef* def = nullptr;
+        bool inClassGroup = true;  // false: the layer's CLASSGROUP leaves it out
         std::optional<Expression> expression;
         std::optional<Expression> text;
     };

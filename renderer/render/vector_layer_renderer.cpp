@@ -2,6 +2,7 @@
 
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
+#include "text/html_entities.h"
 #include "expr/feature_classifier.h"
 #include "render/draw_item.h"
 #include "render/label_cache.h"
@@ -29,10 +30,13 @@ namespace {
 // geotransform, which turns about the view centre (msMapSetFakedExtent).
 class PixelMapper {
 public:
-    explicit PixelMapper(const MapView& v)
+    // `imageCoordinates`: TRANSFORM FALSE, the data's coordinates are pixels
+    // from the image's upper left corner.
+    explicit PixelMapper(const MapView& v, bool imageCoordinates = false)
         : m_csx(v.cellSizeX()), m_csy(v.cellSizeY()), m_w(v.width), m_h(v.height),
           m_cx((v.extent.minx + v.extent.maxx) / 2), m_cy((v.extent.miny + v.extent.maxy) / 2),
-          m_ox(v.extent.minx + m_csx / 2), m_oy(v.extent.maxy - m_csy / 2), m_rotated(v.angle != 0)
+          m_ox(v.extent.minx + m_csx / 2), m_oy(v.extent.maxy - m_csy / 2), m_rotated(v.angle != 0),
+          m_image(imageCoordinates)
     {
         // Non-square pixels (a WMS BBOX of another aspect than WIDTH/HEIGHT)
         // go through MapServer's geotransform, which maps to pixel edges,
@@ -47,6 +51,7 @@ public:
     }
     QPointF toPixel(double x, double y) const
     {
+        if (m_image) return {x, y};
         if (!m_rotated) return {(x - m_ox) / m_csx, (m_oy - y) / m_csy};
         const double dx = x - m_cx, dy = y - m_cy;
         return {m_w / 2.0 + (m_cos * dx + m_sin * dy) / m_csx, m_h / 2.0 + (m_sin * dx - m_cos * dy) / m_csy};
@@ -70,6 +75,7 @@ private:
     int m_w, m_h;
     double m_cx, m_cy, m_ox, m_oy;
     bool m_rotated;
+    bool m_image;
     double m_cos = 1, m_sin = 0;
 };
 
@@ -286,7 +292,7 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             if (l.minScaleDenom > 0 && view.scaleDenom < l.minScaleDenom) continue;
             if (l.maxScaleDenom > 0 && view.scaleDenom >= l.maxScaleDenom) continue;
             LabelCandidate cand;
-            cand.text = text;
+            cand.text = decodeHtmlEntities(text);
             cand.anchor = labelPoint(item);
             cand.style = l;
             cand.style.color.color = resolver.color(l.color, item.values);
@@ -318,6 +324,18 @@ VectorLayerRenderer::VectorLayerRenderer(const MapDef& map, const EngineContext&
 {
 }
 
+bool VectorLayerRenderer::extentMeetsView(const Rect& shown) const
+{
+    Rect ext = m_layer.extent;
+    if (m_view.crs.isValid() && m_layerCrs && *m_layerCrs != m_view.crs) {
+        auto toView = CoordinateTransform::forThread(*m_layerCrs, m_view.crs);
+        if (!toView) return true;  // cannot tell: draw
+        ext = (*toView)->transformBounds(ext);
+        if (!ext.isValid()) return true;
+    }
+    return ext.minx <= shown.maxx && ext.maxx >= shown.minx && ext.miny <= shown.maxy && ext.maxy >= shown.miny;
+}
+
 bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel)
 {
     Stopwatch clock;
@@ -333,10 +351,13 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
 
     // Reprojection: only when both sides know their CRS and they differ.
     std::shared_ptr<CoordinateTransform> toMap;
-    const PixelMapper mapper(m_view);
+    const PixelMapper mapper(m_view, !m_layer.transform);
     const Rect shown = mapper.coverage(m_view.extent);
-    Rect queryBox = shown;
-    if (m_view.crs.isValid() && m_layer.projection.isSet()) {
+    // A layer whose EXTENT misses the view is not drawn at all (msLayerIsVisible).
+    if (m_layer.extent.isValid() && !extentMeetsView(shown)) return true;
+    // Pixel coordinates are not filtered by the map extent.
+    Rect queryBox = m_layer.transform ? shown : Rect{};
+    if (m_layer.transform && m_view.crs.isValid() && m_layer.projection.isSet()) {
         const std::optional<Crs> layerCrs = m_layer.projection.isAuto() ? source->nativeCrs() : m_layerCrs;
         if (!layerCrs)
             return fail(QStringLiteral("layer '%1': PROJECTION: %2")

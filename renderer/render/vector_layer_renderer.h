@@ -42,6 +42,8 @@ public:
     }
 
 private:
+    // Whether the layer's EXTENT (in its CRS) meets `shown` (the view, in the map's).
+    bool extentMeetsView(const Rect& shown) const;
     void drawItems(QImage& canvas, const DrawItemQueue& items, const StyleResolver& resolver, double scale,
                    const CancelToken& cancel) const;
 

@@ -46,6 +46,7 @@ struct Loader {
     bool srsFound = false, bboxFound = false, formatFound = false, widthFound = false, heightFound = false;
     std::optional<QString> styles;
     QStringList wmsLayers;
+    QList<std::pair<int, QString>> classGroups;  // STYLES: layer index -> the class group it draws
     bool layersGiven = false;
     int validLayers = 0, invalidLayers = 0;
 
@@ -168,20 +169,37 @@ struct Loader {
     {
         if (!styles || styles->isEmpty()) return std::nullopt;
         const QStringList tokens = styles->split(QLatin1Char(','));
+        // A layer named twice in LAYERS is drawn once here, with the style of
+        // its first mention (MapServer draws a copy per mention).
+        QSet<int> styled;
         for (int i = 0; i < tokens.size(); ++i) {
             const QString& style = tokens[i];
-            if (style.isEmpty() || style.compare(QLatin1String("default"), Qt::CaseInsensitive) == 0) continue;
+            if (style.isEmpty() || style.compare(QLatin1String("default"), Qt::CaseInsensitive) == 0) {
+                for (int li = 0; li < ctx.map.layers.size() && i < wmsLayers.size(); ++li)
+                    if (ctx.map.layers[li].name.compare(wmsLayers[i], Qt::CaseInsensitive) == 0) styled.insert(li);
+                continue;
+            }
             if (tokens.size() != wmsLayers.size())
                 return fail(QStringLiteral("StyleNotDefined"), QStringLiteral("Invalid style (%1).").arg(*styles));
-            for (const LayerDef& l : ctx.map.layers) {
+            // The root layer (the map's NAME) has one style: wms_style_name.
+            if (!ctx.map.name.isEmpty() && ctx.map.name.compare(wmsLayers[i], Qt::CaseInsensitive) == 0) {
+                const QString rootStyle = wmsMetadata(ctx.map.web.metadata, QStringLiteral("style_name")).value_or(QStringLiteral("default"));
+                if (style.compare(rootStyle, Qt::CaseInsensitive) != 0)
+                    return fail(QStringLiteral("StyleNotDefined"), QStringLiteral("Style (%1) not defined on root layer.").arg(style));
+                continue;
+            }
+            for (int li = 0; li < ctx.map.layers.size(); ++li) {
+                const LayerDef& l = ctx.map.layers[li];
                 const bool named = l.name.compare(wmsLayers[i], Qt::CaseInsensitive) == 0
                                    || (!l.group.isEmpty() && l.group.compare(wmsLayers[i], Qt::CaseInsensitive) == 0);
                 if (!named) continue;
-                bool found = false;
+                QString group;
                 for (const ClassDef& c : l.classes)
-                    if (!c.group.isEmpty() && c.group.compare(style, Qt::CaseInsensitive) == 0) found = true;
-                if (!found)
+                    if (!c.group.isEmpty() && c.group.compare(style, Qt::CaseInsensitive) == 0) group = c.group;
+                if (group.isEmpty())
                     return fail(QStringLiteral("StyleNotDefined"), QStringLiteral("Style (%1) not defined on layer.").arg(style));
+                if (!styled.contains(li)) classGroups.append({li, group});
+                styled.insert(li);
             }
         }
         return std::nullopt;
@@ -268,6 +286,18 @@ GetMapParamsResult loadGetMapParams(const WmsContext& ctx, const QString& reques
     DimensionFilters dimensions = applyWmsDimensions(ctx, result.params.layers);
     result.error = std::move(dimensions.error);
     result.params.prepared = std::move(dimensions.map);
+    // STYLES draws each named layer with that class group (its CLASSGROUP for this request).
+    if (!result.error && !loader.classGroups.isEmpty()) {
+        const PreparedMap& base = *result.params.prepared;
+        QString key = QStringLiteral("styles");
+        for (const auto& [layer, group] : loader.classGroups) key += QStringLiteral("\x01%1:%2").arg(layer).arg(group);
+        const auto& groups = loader.classGroups;
+        result.params.prepared = base.derived(key, [&base, &groups] {
+            MapDef map = base.map();
+            for (const auto& assignment : groups) map.layers[assignment.first].classGroup = assignment.second;
+            return PreparedMap::Derivation{std::move(map), {}};
+        });
+    }
     return result;
 }
 

@@ -115,6 +115,20 @@ private Q_SLOTS:
         QCOMPARE(eng.pixel(30, 50), qRgb(255, 255, 255));
     }
 
+    // STYLES draws a layer with that class group; the root accepts only wms_style_name.
+    void getMapStyles()
+    {
+        const QString map = QStringLiteral("SERVICE=WMS&VERSION=1.3.0&REQUEST=GetMap&CRS=CRS:84&BBOX=0,0,10,10&WIDTH=100&HEIGHT=100"
+                                           "&FORMAT=image/png&LAYERS=");
+        const QImage plain = QImage::fromData(ask(map + QStringLiteral("TN.Parent.Points&STYLES=")));
+        const QImage styled = QImage::fromData(ask(map + QStringLiteral("TN.Parent.Points&STYLES=inspire_common:DEFAULT")));
+        QVERIFY(qRed(plain.pixel(30, 50)) > 150 && qBlue(plain.pixel(30, 50)) < 50);
+        QVERIFY(qBlue(styled.pixel(30, 50)) > 150 && qRed(styled.pixel(30, 50)) < 50);
+        QVERIFY(ask(map + QStringLiteral("TN&STYLES=inspire_common:DEFAULT")).startsWith("\x89PNG"));
+        QVERIFY(ask(map + QStringLiteral("TN&STYLES=other")).contains("StyleNotDefined"));
+        QVERIFY(ask(map + QStringLiteral("TN.Parent.Points&STYLES=nope")).contains("StyleNotDefined"));
+    }
+
     // LAYER may name the root (the map NAME); STYLE applies only when LAYER
     // names one layer.
     void legendGraphic()
