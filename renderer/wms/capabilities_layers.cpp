@@ -256,7 +256,11 @@ private:
         dimensions(lp);
         attribution(lp.metadata);
         m_w.authorityAndIdentifier(lp.metadata);
-        if (wmsMetadata(lp.metadata, QStringLiteral("metadataurl_href"))) {
+        if (const auto list = wmsMetadata(lp.metadata, QStringLiteral("metadataurl_list"))) {
+            // Several MetadataURLs: wms_metadataurl_<name>_href/_type/_format per listed name.
+            for (const QString& name : list->split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                urlBlock(lp.metadata, QStringLiteral("metadataurl_") + name, QStringLiteral("MetadataURL"), true);
+        } else if (wmsMetadata(lp.metadata, QStringLiteral("metadataurl_href"))) {
             urlBlock(lp.metadata, QStringLiteral("metadataurl"), QStringLiteral("MetadataURL"), true);
         } else {
             xml.writeStartElement(QStringLiteral("MetadataURL"));
@@ -265,7 +269,12 @@ private:
             linkElement(xml, m_w.url + QStringLiteral("request=GetMetadata&layer=") + lp.name);
             xml.writeEndElement();
         }
-        urlBlock(lp.metadata, QStringLiteral("dataurl"), QStringLiteral("DataURL"), false);
+        if (const auto list = wmsMetadata(lp.metadata, QStringLiteral("dataurl_list"))) {
+            for (const QString& name : list->split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                urlBlock(lp.metadata, QStringLiteral("dataurl_") + name, QStringLiteral("DataURL"), false);
+        } else {
+            urlBlock(lp.metadata, QStringLiteral("dataurl"), QStringLiteral("DataURL"), false);
+        }
         styles(index);
         m_w.scaleRange(lp.minScaleDenom, lp.maxScaleDenom);
         if (!keepOpen) xml.writeEndElement();

@@ -5,6 +5,7 @@
 #include "wms/feature_info_output.h"
 #include "geo/map_projection.h"
 #include "wms/get_map_params.h"
+#include "wms/mapserv/ogr_query_output.h"
 #include "wms/ows_layer_info.h"
 #include "raster/raster_query.h"
 
@@ -79,6 +80,24 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
         return ctx.error({}, where + QStringLiteral("The request ran over the server's time limit and was cancelled."));
     if (!matched)
         return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Layer(s) specified in QUERY_LAYERS parameter is not offered by the service instance."));
+
+    // INFO_FORMAT naming an OUTPUTFORMAT with an OGR driver (by NAME or MIMETYPE): the results through OGR.
+    for (const OutputFormatDef& f : ctx.map.outputFormats) {
+        if (!f.driver.startsWith(QLatin1String("OGR/"), Qt::CaseInsensitive)) continue;
+        if (f.name.compare(format, Qt::CaseInsensitive) != 0 && f.mimeType.compare(format, Qt::CaseInsensitive) != 0) continue;
+        CgiQueryResults found;
+        for (const FeatureInfoLayer& l : std::as_const(results)) {
+            QueryLayerResult layer;
+            layer.layer = int(l.layer - ctx.map.layers.data());
+            layer.selected.fields = l.fields;
+            layer.selected.features = l.features;
+            layer.selected.searched = true;
+            found.layers << layer;
+        }
+        Result<Response> written = ogrQueryResponse(ctx.map, f, found, QString::fromUtf8(p.crs.wkt()));
+        if (!written) return ctx.error({}, where + written.message());
+        return std::move(written).value();
+    }
 
     Response r;
     r.subject = Response::Subject{ctx.request.value(QStringLiteral("LAYERS")).value_or(QString()), p.srs, p.width, p.height};

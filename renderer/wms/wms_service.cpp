@@ -6,6 +6,8 @@
 #include "wms/wms_context.h"
 #include "wms/wms_language.h"
 
+#include <QXmlStreamWriter>
+
 namespace maptune {
 
 WmsService::WmsService(PreparedMapPtr map) : m_map(std::move(map)) {}
@@ -44,6 +46,38 @@ std::optional<Response> negotiateUpdateSequence(const WmsContext& ctx)
                              QStringLiteral("UPDATESEQUENCE parameter (%1) is higher than server (%2)").arg(*requested, *server),
                              QStringLiteral("InvalidUpdateSequence"));
     return std::nullopt;
+}
+
+// msWMSGetSchemaExtension: the schema of MapServer's extra operation (GetStyles)
+// that 1.3.0 capabilities point to.
+Response schemaExtension(const WmsContext& ctx)
+{
+    const QString schemas = wmsMetadata(ctx.map.web.metadata, QStringLiteral("schemas_location")).value_or(QStringLiteral("http://schemas.opengis.net"));
+    QByteArray body;
+    QXmlStreamWriter xml(&body);
+    xml.setAutoFormatting(true);
+    xml.setAutoFormattingIndent(2);
+    xml.writeStartDocument();
+    xml.writeStartElement(QStringLiteral("schema"));
+    xml.writeAttribute(QStringLiteral("xmlns"), QStringLiteral("http://www.w3.org/2001/XMLSchema"));
+    xml.writeAttribute(QStringLiteral("xmlns:wms"), QStringLiteral("http://www.opengis.net/wms"));
+    xml.writeAttribute(QStringLiteral("xmlns:ms"), QStringLiteral("http://mapserver.gis.umn.edu/mapserver"));
+    xml.writeAttribute(QStringLiteral("targetNamespace"), QStringLiteral("http://mapserver.gis.umn.edu/mapserver"));
+    xml.writeAttribute(QStringLiteral("elementFormDefault"), QStringLiteral("qualified"));
+    xml.writeAttribute(QStringLiteral("version"), QStringLiteral("1.0.0"));
+    xml.writeEmptyElement(QStringLiteral("import"));
+    xml.writeAttribute(QStringLiteral("namespace"), QStringLiteral("http://www.opengis.net/wms"));
+    xml.writeAttribute(QStringLiteral("schemaLocation"), schemas + QStringLiteral("/wms/1.3.0/capabilities_1_3_0.xsd"));
+    xml.writeEmptyElement(QStringLiteral("element"));
+    xml.writeAttribute(QStringLiteral("name"), QStringLiteral("GetStyles"));
+    xml.writeAttribute(QStringLiteral("type"), QStringLiteral("wms:OperationType"));
+    xml.writeAttribute(QStringLiteral("substitutionGroup"), QStringLiteral("wms:_ExtendedOperation"));
+    xml.writeEndElement();
+    xml.writeEndDocument();
+    Response r;
+    r.body = body;
+    r.setContentType("text/xml; charset=UTF-8");
+    return r;
 }
 
 }  // namespace
@@ -108,6 +142,7 @@ Response WmsService::handle(const WmsRequest& request) const
     if (isAny(canonical, {"GetMap"})) return wmsGetMap(ctx);
     if (isAny(canonical, {"GetFeatureInfo"})) return wmsGetFeatureInfo(ctx);
     if (isAny(canonical, {"GetLegendGraphic"})) return wmsGetLegendGraphic(ctx);
+    if (isAny(canonical, {"GetSchemaExtension"}) && ctx.version >= Wms130) return schemaExtension(ctx);
     if (isAny(canonical, {"DescribeLayer"})) {
         if (!request.has(QStringLiteral("LAYERS")))
             return dispatchError(ctx, QStringLiteral("msWMSLoadGetMapParams()"),

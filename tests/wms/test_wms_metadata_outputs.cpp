@@ -1,0 +1,75 @@
+// Smaller WMS answers MapServer gives: GetSchemaExtension, GetFeatureInfo
+// through an OUTPUTFORMAT with an OGR driver, several MetadataURL/DataURL.
+
+#include "mapfile/map_loader.h"
+#include "render/engine.h"
+#include "wms/wms_service.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace maptune;
+
+class TestWmsMetadataOutputs : public QObject {
+    Q_OBJECT
+    std::unique_ptr<WmsService> m_service;
+
+    Response ask(const QString& query) const { return m_service->handle(WmsRequest::fromQueryString(query.toUtf8())); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        initEngine();
+        LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/outputs.map"));
+        QVERIFY2(loaded.ok(), "wms/outputs.map must load");
+        m_service = std::make_unique<WmsService>(loaded.map);
+    }
+
+    void schemaExtension()
+    {
+        const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.3.0&REQUEST=GetSchemaExtension"));
+        QCOMPARE(r.contentType(), QByteArray("text/xml; charset=UTF-8"));
+        QVERIFY2(r.body.contains("<element name=\"GetStyles\" type=\"wms:OperationType\" substitutionGroup=\"wms:_ExtendedOperation\"/>"), r.body.constData());
+        QVERIFY(r.body.contains("schemaLocation=\"http://example.org/schemas/wms/1.3.0/capabilities_1_3_0.xsd\""));
+    }
+
+    // INFO_FORMAT naming the OGR format (by NAME or MIMETYPE); an empty
+    // answer is still a FeatureCollection.
+    void featureInfoThroughOgr_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<int>("i");
+        QTest::addColumn<int>("features");
+        QTest::newRow("by name, a hit") << "geojson" << 25 << 1;
+        QTest::newRow("by mime type, a hit") << "application/json;%20subtype=geojson" << 25 << 1;
+        QTest::newRow("empty") << "geojson" << 90 << 0;
+    }
+    void featureInfoThroughOgr()
+    {
+        QFETCH(QString, format);
+        QFETCH(int, i);
+        QFETCH(int, features);
+        const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.3.0&REQUEST=GetFeatureInfo&CRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100"
+                                              "&HEIGHT=100&LAYERS=areas&QUERY_LAYERS=areas&STYLES=&I=%1&J=75&INFO_FORMAT=%2").arg(i).arg(format));
+        const QJsonDocument doc = QJsonDocument::fromJson(r.body);
+        QVERIFY2(doc.isObject(), r.body.left(300).constData());
+        QCOMPARE(doc.object().value(QLatin1String("type")).toString(), QStringLiteral("FeatureCollection"));
+        const QJsonArray list = doc.object().value(QLatin1String("features")).toArray();
+        QCOMPARE(list.size(), features);
+        if (features) QCOMPARE(list[0].toObject().value(QLatin1String("properties")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("first"));
+    }
+
+    void metadataAndDataUrlLists()
+    {
+        const QByteArray caps = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetCapabilities")).body;
+        QCOMPARE(caps.count("<MetadataURL type=\"TC211\">"), 2);
+        QVERIFY(caps.indexOf("http://example.org/a.xml") < caps.indexOf("http://example.org/a.html"));
+        QVERIFY(caps.contains("<Format>application/zip</Format>"));
+        QVERIFY(!caps.contains("request=GetMetadata"));  // no generated MetadataURL beside the listed ones
+    }
+};
+
+QTEST_MAIN(TestWmsMetadataOutputs)
+#include "test_wms_metadata_outputs.moc"
