@@ -120,8 +120,10 @@ void checkLabel(const MapDef& map, const LayerDef& layer, const LabelDef& l, Dia
             name = name.section(QLatin1Char(':'), -1).trimmed();
             if (!map.fonts.value(name))
                 add(out, Diagnostic::Severity::Warning, l.pos,
-                    QStringLiteral("LABEL of LAYER '%1': FONT '%2' is not in the FONTSET%3; the label is drawn in the built-in font")
-                        .arg(layer.name, name, map.fontSet.isEmpty() ? QStringLiteral(" (the map has no FONTSET)") : QString()));
+                    QStringLiteral("LABEL of LAYER '%1': FONT '%2' is not in the FONTSET%3; %4")
+                        .arg(layer.name, name, map.fontSet.isEmpty() ? QStringLiteral(" (the map has no FONTSET)") : QString(),
+                             l.type == LabelType::TrueType ? QStringLiteral("the map fails to draw once a feature carries this label, as in MapServer")
+                                                           : QStringLiteral("the label is drawn in the built-in font")));
         }
     }
     if (l.wrap.size() > 1)

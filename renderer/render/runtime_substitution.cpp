@@ -88,10 +88,11 @@ bool applyDefaultsTo(MapDef& map)
     bool changed = false;
     const KeyValues& web = map.web.validation;
     for (OutputFormatDef& format : map.outputFormats) {
-        for (auto& [name, value] : format.formatOptions.items) {
-            if (name.compare(QLatin1String("FILENAME"), Qt::CaseInsensitive) != 0
-                && name.compare(QLatin1String("JSONP"), Qt::CaseInsensitive) != 0)
+        for (auto& option : format.formatOptions.items) {
+            if (option.first.compare(QLatin1String("FILENAME"), Qt::CaseInsensitive) != 0
+                && option.first.compare(QLatin1String("JSONP"), Qt::CaseInsensitive) != 0)
                 continue;
+            QString& value = option.second;
             applyDefaultsFrom(web, [&value](Substituter& s) { s.in(value); }, changed);
         }
     }

@@ -2,6 +2,7 @@
 
 #include "data/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
+#include "text/font_face.h"
 #include "text/html_entities.h"
 #include "expr/feature_classifier.h"
 #include "render/draw_item.h"
@@ -256,6 +257,24 @@ QString labelFontPath(const MapDef& map, const QString& font)
     return {};
 }
 
+// MapServer's msGetFontFace errors for the layer's TrueType label fonts
+// (attribute-bound fonts are not known before drawing); empty when all load.
+QString labelFontError(const MapDef& map, const LayerDef& layer)
+{
+    for (const ClassDef& c : layer.classes)
+        for (const LabelDef& l : c.labels) {
+            if (l.type != LabelType::TrueType || l.font.isEmpty() || l.font.startsWith(QLatin1Char('['))) continue;
+            const QString key = l.font.section(QLatin1Char(','), 0, 0).section(QLatin1Char(':'), -1).trimmed();
+            const QString path = labelFontPath(map, l.font);
+            if (path.isEmpty())
+                return QStringLiteral("msGetFontFace(): General error message. Could not find font with key \"%1\" in fontset").arg(key);
+            if (!FontFace::forThread(path))
+                return QStringLiteral("msGetFontFace(): General error message. Freetype was unable to load font file \"%1\" for key \"%2\"")
+                    .arg(path, key);
+        }
+    return {};
+}
+
 // The size of a point's marker: the largest of its class's marker styles.
 QSizeF markerSize(const ClassDef& c, const StyleResolver& resolver, const QStringList& values, double scale)
 {
@@ -429,6 +448,10 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     }
     trace.drawMs = clock.restartMs();
 
+    // A TrueType FONT the FONTSET lacks, or whose file does not load, fails
+    // the map once a feature would carry the label (msGetFontFace).
+    if (items.size() > 0)
+        if (const QString e = labelFontError(m_map, m_layer); !e.isEmpty()) return fail(e);
     queueLabels(canvas, items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), scale, m_labels);
     trace.labelMs = clock.restartMs();
     return true;

@@ -69,6 +69,21 @@ private Q_SLOTS:
         QCOMPARE(QColor(draw(layer("none")).pixel(50, 50)), QColor(255, 0, 0));
     }
 
+    // A TrueType FONT the FONTSET lacks fails the layer with MapServer's
+    // msGetFontFace message, once a feature carries the label.
+    void missingTrueTypeFontFails()
+    {
+        const QByteArray text = "MAP NAME 'fonts' SIZE 100 100 EXTENT 0 0 100 100\n"
+                                "LAYER NAME 'l' TYPE POINT STATUS ON FEATURE POINTS 50 50 END END\n"
+                                "CLASS LABEL TYPE TRUETYPE FONT 'nosuch' SIZE 8 TEXT 'x' END END END\nEND\n";
+        const LoadResult loaded = parseMapText(text, QStringLiteral("fonts.map"));
+        QVERIFY(loaded.ok());
+        const RenderResult r = MapRenderer(loaded.map).render({});
+        QCOMPARE(r.trace.layers.size(), 1);
+        QCOMPARE(r.trace.layers[0].error,
+                 QStringLiteral("msGetFontFace(): General error message. Could not find font with key \"nosuch\" in fontset"));
+    }
+
     void htmlEntities_data()
     {
         QTest::addColumn<QString>("text");

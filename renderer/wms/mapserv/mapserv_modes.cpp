@@ -144,10 +144,13 @@ Response drawMap(const PreparedMap& prepared, const CgiParams& p, const ImageFor
     const RenderResult drawn = MapRenderer(prepared.shared_from_this()).render(req);
     if (!drawn.ok()) return cgiErrorPage({QStringLiteral("msDrawMap(): Image handling error. %1").arg(drawn.error)});
     // mapserv fails the whole map when one layer cannot be drawn.
-    for (const LayerTrace& t : drawn.trace.layers)
-        if (!t.error.isEmpty())
-            return cgiErrorPage(QStringList{QStringLiteral("msDrawMap(): Image handling error. Failed to draw layer named '%1'.").arg(t.layer)}
-                                + layerFailure(map, t));
+    for (const LayerTrace& t : drawn.trace.layers) {
+        if (t.error.isEmpty()) continue;
+        // A label font fails the label cache, not the layer's drawing.
+        if (t.error.startsWith(QLatin1String("msGetFontFace()"))) return cgiErrorPage({t.error});
+        return cgiErrorPage(QStringList{QStringLiteral("msDrawMap(): Image handling error. Failed to draw layer named '%1'.").arg(t.layer)}
+                            + layerFailure(map, t));
+    }
     return imageResponse(drawn.bytes, drawn.mimeType);
 }
 
