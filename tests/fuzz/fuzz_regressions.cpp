@@ -25,7 +25,7 @@ struct Target {
 const Target kTargets[] = {
     {"mapfile", maptune::fuzz::mapfile}, {"expr", maptune::fuzz::expr}, {"wms_request", maptune::fuzz::wmsRequest},
     {"lut", maptune::fuzz::lut},         {"wkb", maptune::fuzz::wkb},         {"qix", maptune::fuzz::qix},
-    {"shp", maptune::fuzz::shp},
+    {"shp", maptune::fuzz::shp},         {"query_template", maptune::fuzz::queryTemplate},
 };
 
 std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir)

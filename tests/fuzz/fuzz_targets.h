@@ -19,6 +19,7 @@ int lut(const uint8_t* data, size_t size);         // Lut point lists and GIMP c
 int wkb(const uint8_t* data, size_t size);         // decodeWkb and the point queries on its result
 int qix(const uint8_t* data, size_t size);         // QixIndex::fromBytes and search
 int shp(const uint8_t* data, size_t size);         // ShpFile over an in-memory .shx + .shp
+int queryTemplate(const uint8_t* data, size_t size);  // mapserv's template language over fixed query results
 
 // Aborts (so libFuzzer reports the input) when an invariant does not hold.
 void check(bool condition, const char* what);
