@@ -2,15 +2,40 @@
 
 #include "wms/get_map_params.h"
 
+#include "geo/map_view.h"
 #include "render/map_renderer.h"
+#include "wms/kml_output.h"
 
 namespace maptune {
+
+namespace {
+
+Response kmlGetMap(const WmsContext& ctx, const GetMapParams& p, bool kmz)
+{
+    KmlRequest request;
+    request.bbox = p.bbox;
+    request.crs = p.crs.isValid() ? p.crs : p.prepared->crs().value_or(Crs());
+    request.layers = p.layers;
+    request.scaleDenom = makeMapViewFromEdges(p.bbox, p.width, p.height, request.crs, effectiveUnits(ctx.map, request.crs),
+                                              ctx.map.resolution).scaleDenom;
+    request.cancel = ctx.request.cancel;
+    Result<QByteArray> written = writeKml(*p.prepared, request, kmz);
+    if (!written) return ctx.error({}, QStringLiteral("msWMSGetMap(): WMS server error. ") + written.message(), {p.width, p.height});
+    Response r;
+    r.body = std::move(written).value();
+    r.setContentType(kmz ? "application/vnd.google-earth.kmz" : "application/vnd.google-earth.kml+xml");
+    return r;
+}
+
+}  // namespace
 
 Response wmsGetMap(const WmsContext& ctx)
 {
     GetMapParamsResult loaded = loadGetMapParams(ctx, QStringLiteral("GetMap"), true);
     if (loaded.error) return *loaded.error;
     const GetMapParams& p = loaded.params;
+    bool kmz = false;
+    if (isKmlFormat(ctx.map, p.format, &kmz)) return kmlGetMap(ctx, p, kmz);
 
     RenderRequest req;
     req.bbox = p.bbox;

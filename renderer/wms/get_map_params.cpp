@@ -1,5 +1,6 @@
 #include "wms/get_map_params.h"
 
+#include "wms/kml_output.h"
 #include "wms/wms_dimensions.h"
 
 #include "encode/output_format.h"
@@ -141,7 +142,7 @@ struct Loader {
                 if (entry.trimmed().compare(value, Qt::CaseInsensitive) == 0) listed = true;
             if (!listed) return invalid();
         }
-        if (!findImageFormat(ctx.map, value)) return invalid();
+        if (!findImageFormat(ctx.map, value) && !isKmlFormat(ctx.map, value)) return invalid();
         p.format = value;
         return std::nullopt;
     }

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+#include <QXmlStreamReader>
 
 using namespace maptune;
 
@@ -59,6 +60,34 @@ private Q_SLOTS:
         const QJsonArray list = doc.object().value(QLatin1String("features")).toArray();
         QCOMPARE(list.size(), features);
         if (features) QCOMPARE(list[0].toObject().value(QLatin1String("properties")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("first"));
+    }
+
+    // FORMAT=kml: a Folder per layer, a Placemark per feature, WGS 84
+    // coordinates, the class's style; kmz: the same as doc.kml in a zip.
+    void kmlAndKmz()
+    {
+        const QString map = QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100"
+                                           "&HEIGHT=100&LAYERS=areas&STYLES=&FORMAT=");
+        const Response kml = ask(map + QStringLiteral("kml"));
+        QCOMPARE(kml.contentType(), QByteArray("application/vnd.google-earth.kml+xml"));
+        QXmlStreamReader xml(kml.body);
+        QStringList names, coordinates, styles;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+            if (xml.name() == QLatin1String("name")) names << xml.readElementText();
+            else if (xml.name() == QLatin1String("coordinates")) coordinates << xml.readElementText().simplified();
+            else if (xml.name() == QLatin1String("styleUrl")) styles << xml.readElementText();
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(names, (QStringList{QStringLiteral("outputs"), QStringLiteral("areas"), QStringLiteral("areas.0")}));
+        QCOMPARE(coordinates.size(), 1);
+        // EPSG:3857 (10, 10) is about 0.0000898 degrees east and north.
+        QVERIFY2(coordinates[0].startsWith(QLatin1String("0.00008983,0.00008983")), qPrintable(coordinates[0]));
+        QVERIFY(styles.contains(QStringLiteral("#style_polygon_ff030201_ff030201_w1.0")));
+        const Response kmz = ask(map + QStringLiteral("application/vnd.google-earth.kmz"));
+        QCOMPARE(kmz.contentType(), QByteArray("application/vnd.google-earth.kmz"));
+        QVERIFY(kmz.body.startsWith("PK\x03\x04"));
+        QVERIFY(kmz.body.contains("doc.kml"));
     }
 
     void metadataAndDataUrlLists()
