@@ -56,7 +56,8 @@ PreparedMapPtr PreparedMap::prepare(MapDefPtr map, EngineContextPtr context)
 }
 
 PreparedMap::PreparedMap(MapDefPtr source, MapDefPtr map, EngineContextPtr context)
-    : m_source(std::move(source)), m_map(std::move(map)), m_context(std::move(context))
+    : m_source(std::move(source)), m_substitutionKeys(RuntimeSubstitution::keys(*m_source)), m_map(std::move(map)),
+      m_context(std::move(context))
 {
     ++g_prepared;
     const MapDef& m = *m_map;
@@ -93,12 +94,12 @@ const PreparedLayer* PreparedMap::layer(const QString& name) const
 
 PreparedMapPtr PreparedMap::forRequest(const QList<std::pair<QString, QString>>& params, QStringList* errors) const
 {
+    if (m_substitutionKeys.isEmpty()) return shared_from_this();
     const MapDef& source = *m_source;
-    if (RuntimeSubstitution::immutable(source)) return shared_from_this();
     QList<std::pair<QString, QString>> values;
     for (const auto& param : params) {
         const QString& name = param.first;
-        if (!RuntimeSubstitution::isKey(source, name)) continue;
+        if (!m_substitutionKeys.contains(name.toLower())) continue;
         const QByteArray variable = name.toLocal8Bit();
         const QString value = qEnvironmentVariableIsSet(variable.constData()) ? qEnvironmentVariable(variable.constData()) : param.second;
         // The last of a repeated name wins.

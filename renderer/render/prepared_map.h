@@ -11,6 +11,7 @@
 #include "mapfile/map_def.h"
 #include "render/prepared_layer.h"
 
+#include <QSet>
 #include <QStringList>
 
 #include <functional>
@@ -80,6 +81,7 @@ private:
     struct Derived;
 
     MapDefPtr m_source;  // as loaded: runtime substitution starts from it
+    QSet<QString> m_substitutionKeys;  // RuntimeSubstitution::keys(*m_source), once
     MapDefPtr m_map;     // as prepared
     EngineContextPtr m_context;
     std::optional<Crs> m_crs;

@@ -113,16 +113,20 @@ bool RuntimeSubstitution::immutable(const MapDef& map)
     return map.web.validation.value(QStringLiteral("immutable")).has_value();
 }
 
-bool RuntimeSubstitution::isKey(const MapDef& map, const QString& name)
+QSet<QString> RuntimeSubstitution::keys(const MapDef& map)
 {
-    if (isDefaultKey(name)) return false;
-    if (map.web.validation.value(name)) return true;
+    QSet<QString> out;
+    if (immutable(map)) return out;
+    const auto add = [&out](const KeyValues& validation) {
+        for (const auto& item : validation.items)
+            if (!isDefaultKey(item.first)) out.insert(item.first.toLower());
+    };
+    add(map.web.validation);
     for (const LayerDef& layer : map.layers) {
-        if (layer.validation.value(name)) return true;
-        for (const ClassDef& c : layer.classes)
-            if (c.validation.value(name)) return true;
+        add(layer.validation);
+        for (const ClassDef& c : layer.classes) add(c.validation);
     }
-    return false;
+    return out;
 }
 
 SubstitutionOutcome RuntimeSubstitution::apply(const MapDef& map, const QList<std::pair<QString, QString>>& values)

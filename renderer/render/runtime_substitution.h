@@ -13,6 +13,7 @@
 
 #include "mapfile/map_def.h"
 
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
@@ -28,9 +29,10 @@ struct SubstitutionOutcome {
 class RuntimeSubstitution {
 public:
     static bool immutable(const MapDef& map);
-    // Whether `name` is a key some VALIDATION of the map holds (not a default_ one).
-    static bool isKey(const MapDef& map, const QString& name);
-    // The request's values (only those whose name isKey(), one per key), then the defaults.
+    // The keys the map's VALIDATIONs hold (not default_ ones), lower case;
+    // empty when the map is immutable.
+    static QSet<QString> keys(const MapDef& map);
+    // The request's values (only those whose name is one of keys(), one per key), then the defaults.
     static SubstitutionOutcome apply(const MapDef& map, const QList<std::pair<QString, QString>>& values);
     // Only the defaults: the map as a request without substitution values reads it.
     static std::optional<MapDef> applyDefaults(const MapDef& map);

@@ -8,11 +8,9 @@
 #include "render/legend_hit_test.h"
 #include "wms/ows_layer_info.h"
 
-#include "data/feature_source_factory.h"
 #include "encode/image_encoder.h"
 #include "geo/map_projection.h"
 #include "geo/crs.h"
-#include "expr/feature_classifier.h"
 
 #include <QPainter>
 #include <QSet>

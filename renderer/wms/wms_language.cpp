@@ -29,11 +29,12 @@ std::optional<QString> wmsLanguage(const MapDef& map, const WmsRequest& request)
 
 PreparedMapPtr withLanguage(const PreparedMap& prepared, const std::optional<QString>& language)
 {
+    if (!language) return prepared.shared_from_this();
     const MapDef& map = prepared.map();
     bool named = false;
     for (const LayerDef& l : map.layers)
         named |= l.data.contains(kToken, Qt::CaseInsensitive) || l.connection.contains(kToken, Qt::CaseInsensitive);
-    if (!named || !language) return prepared.shared_from_this();
+    if (!named) return prepared.shared_from_this();
     return prepared.derived(QStringLiteral("language\x01") + *language, [&map, &language] {
         MapDef out = map;
         for (LayerDef& l : out.layers) {
