@@ -67,13 +67,34 @@ QPointF cornerOffset(LabelPosition pos, const TextPath& t, double ox, double oy)
     }
 }
 
-// POSITION AUTO's candidates, in MapServer's order.
-QList<LabelPosition> autoPositions(LayerType type)
+// POSITION AUTO's candidates, in MapServer's order: a label with a marker
+// goes around it, whatever its layer's type.
+QList<LabelPosition> autoPositions(LayerType type, bool hasMarker)
 {
     using P = LabelPosition;
-    if (type == LayerType::Polygon) return {P::CC, P::UC, P::LC, P::CL, P::CR};
-    if (type == LayerType::Line) return {P::UC, P::LC, P::CC};
+    if (type == LayerType::Polygon && !hasMarker) return {P::CC, P::UC, P::LC, P::CL, P::CR};
+    if (type == LayerType::Line && !hasMarker) return {P::UC, P::LC, P::CC};
     return {P::UL, P::LR, P::UR, P::LL, P::CR, P::CL, P::UC, P::LC};
+}
+
+// The room a marker of `size` centred on `at` takes (MapServer's marker
+// cache: w-1 by h-1 from the corner half a marker up and left).
+QRectF markerBox(QPointF at, QSizeF size)
+{
+    return QRectF(at.x() - size.width() / 2, at.y() - size.height() / 2, std::max(0.0, size.width() - 1),
+                  std::max(0.0, size.height() - 1));
+}
+
+// What a label's own markers (labelpnt styles) cover around its point.
+QRectF labelMarkersBox(const LabelCandidate& c)
+{
+    QRectF box;
+    for (const MarkerStyle& m : c.labelMarkers) {
+        const QSizeF size = SymbolPainter::markerSize(m);
+        const QRectF r(c.anchor.x() - size.width() / 2, c.anchor.y() - size.height() / 2, size.width(), size.height());
+        box = box.isNull() ? r : box.united(r);
+    }
+    return box;
 }
 
 // One label ready to draw: its glyphs, the box its text takes (PARTIALS,
@@ -181,9 +202,15 @@ QList<LabelShape> lineShapes(const LabelCandidate& c, const TextPath& text, cons
     return shapes;
 }
 
-// Label STYLEs with GEOMTRANSFORM labelpoly: boxes behind the text.
+// Label STYLEs, in their order before the text: markers at the label point
+// (labelpnt), boxes around the text (labelpoly).
 void drawBackgrounds(QImage& canvas, const LabelCandidate& c, const QPolygonF& poly)
 {
+    if (!c.labelMarkers.isEmpty()) {
+        QPainter p(&canvas);
+        p.setRenderHint(QPainter::Antialiasing);
+        for (const MarkerStyle& m : c.labelMarkers) SymbolPainter::drawMarker(p, c.anchor, m);
+    }
     if (poly.isEmpty()) return;
     for (const StyleDef& s : c.style.styles) {
         if (s.geomTransform.compare(QLatin1String("labelpoly"), Qt::CaseInsensitive) != 0) continue;
@@ -223,13 +250,26 @@ class Placement {
 public:
     Placement(const QImage& canvas, double gutter) : m_width(canvas.width()), m_height(canvas.height()), m_gutter(gutter) {}
 
-    bool fits(const LabelCandidate& c, const LabelShape& s, const QList<Placed>& pending, bool forceGroup) const
+    // Markers already on the map, with the priority and group of the label
+    // that brought them.
+    void addMarker(const QRectF& box, int priority, qsizetype group)
+    {
+        LabelFootprint f;
+        f.add(QPolygonF(box));
+        m_markers << MarkerRoom{f, priority, group};
+    }
+
+    bool fits(const LabelCandidate& c, const LabelShape& s, const QList<Placed>& pending, bool forceGroup, int priority,
+              qsizetype group) const
     {
         if (!c.style.partials
             && (s.ink.left() < m_gutter || s.ink.top() < m_gutter || s.ink.right() >= m_width - m_gutter
                 || s.ink.bottom() >= m_height - m_gutter))
             return false;
         if (c.style.force) return true;
+        // Labels may cover their own marker and those of lower priorities.
+        for (const MarkerRoom& m : m_markers)
+            if (m.priority >= priority && m.group != group && m.footprint.intersects(s.footprint)) return false;
         auto clashes = [&](const Placed& p) { return p.footprint.intersects(s.footprint); };
         if (std::any_of(m_placed.cbegin(), m_placed.cend(), clashes)) return false;
         if (!forceGroup && std::any_of(pending.cbegin(), pending.cend(), clashes)) return false;
@@ -244,9 +284,15 @@ public:
     void commit(const QList<Placed>& placed) { m_placed << placed; }
 
 private:
+    struct MarkerRoom {
+        LabelFootprint footprint;
+        int priority;
+        qsizetype group;
+    };
     int m_width, m_height;
     double m_gutter;
     QList<Placed> m_placed;
+    QList<MarkerRoom> m_markers;
 };
 
 struct Group {
@@ -287,7 +333,10 @@ void LabelCache::drawDirect(QImage& canvas, const LabelCandidate& c)
     const std::shared_ptr<FontFace> face = FontFace::forThread(c.fontPath);
     if (!face) return;
     const TextPath text = layoutFor(c, *face);
-    if (text.isEmpty()) return;
+    if (text.isEmpty()) {
+        drawBackgrounds(canvas, c, {});
+        return;
+    }
     const LabelPosition pos = c.style.position == LabelPosition::Auto ? LabelPosition::CC : c.style.position;
     const LabelShape s = straightShape(c, text, c.anchor, c.angle, pos);
     drawBackgrounds(canvas, c, s.labelPoly);
@@ -310,6 +359,10 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
     }
     const QRectF bounds(0, 0, canvas.width(), canvas.height());
     const QList<Group> groups = groupsOf(m_candidates);
+    for (const Group& g : groups) {
+        const LabelCandidate& c = m_candidates[g.first];
+        if (c.markerOnMap && !c.marker.isEmpty()) placement.addMarker(markerBox(c.anchor, c.marker), g.priority, g.first);
+    }
     int drawn = 0;
     for (int priority = 10; priority >= 1; --priority) {
         for (qsizetype gi = groups.size() - 1; gi >= 0; --gi) {
@@ -327,26 +380,43 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                 const LabelCandidate& c = m_candidates[i];
                 const std::shared_ptr<FontFace> face = FontFace::forThread(c.fontPath);
                 const TextPath text = face ? layoutFor(c, *face) : TextPath();
-                if (text.isEmpty()) continue;
+                const QRectF ownMarkers = labelMarkersBox(c);
                 const bool forceGroup = isWord(extra(c.style, "FORCE"), "GROUP");
+                if (text.isEmpty()) {
+                    if (ownMarkers.isNull()) continue;
+                    // A label of markers only: placed like one without text.
+                    LabelShape s;
+                    s.ink = ownMarkers;
+                    s.footprint.add(QPolygonF(ownMarkers));
+                    if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
+                    if (!placement.fits(c, s, pending, forceGroup, g.priority, g.first)) {
+                        ok = false;
+                        break;
+                    }
+                    pending << Placed{s.footprint, s.ink, c.text, c.anchor, int(g.first)};
+                    toDraw.append({&c, {}, {}});
+                    continue;
+                }
                 if (!c.line.isEmpty()) {
                     // Each placement along a line stands on its own.
                     for (const LabelShape& s : lineShapes(c, text, bounds)) {
                         if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
-                        if (!placement.fits(c, s, pending, forceGroup)) continue;
+                        if (!placement.fits(c, s, pending, forceGroup, g.priority, g.first)) continue;
                         placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), int(g.first)}});
                         toDraw.append({&c, s.glyphs, s.labelPoly});
                     }
                     continue;
                 }
                 const QList<LabelPosition> positions = c.style.position == LabelPosition::Auto
-                                                           ? autoPositions(c.layerType)
+                                                           ? autoPositions(c.layerType, !c.marker.isEmpty())
                                                            : QList<LabelPosition>{c.style.position};
                 std::optional<LabelShape> chosen;
                 for (qsizetype k = 0; k < positions.size() && !chosen; ++k) {
                     LabelShape s = straightShape(c, text, c.anchor, c.angle, positions[k]);
+                    if (!ownMarkers.isNull()) s.footprint.add(QPolygonF(ownMarkers));
                     if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
-                    if (placement.fits(c, s, pending, forceGroup) || (c.style.force && k == positions.size() - 1))
+                    if (placement.fits(c, s, pending, forceGroup, g.priority, g.first)
+                        || (c.style.force && k == positions.size() - 1))
                         chosen = std::move(s);
                 }
                 if (!chosen) {

@@ -11,6 +11,7 @@
 // (TextPath, TextPainter) so that it lands on MapServer's pixels.
 
 #include "mapfile/map_def.h"
+#include "render/symbol_painter.h"
 #include "trace/trace.h"
 
 #include <QImage>
@@ -36,7 +37,13 @@ struct LabelCandidate {
     // replace anchor and angle. Empty for every other label.
     QList<QPolygonF> line;
     double scaleFactor = 1;       // pixels per SIZE unit: OFFSET and BUFFER scale by it
-    QSizeF marker;                // the point's marker: labels off its centre keep clear of it
+    QSizeF marker;                // the marker at the label point: labels off its centre keep clear of it
+    // The point's own marker is on the map (point layers): other labels of
+    // this priority and lower keep off it (MapServer's marker cache).
+    bool markerOnMap = false;
+    // Label STYLEs drawn at the label point with the label (GEOMTRANSFORM
+    // labelpnt, a label style's default); they also take room from others.
+    QList<MarkerStyle> labelMarkers;
     double resolutionFactor = 1;  // RESOLUTION / DEFRESOLUTION: scales REPEATDISTANCE, MINFEATURESIZE, MINDISTANCE
 };
 

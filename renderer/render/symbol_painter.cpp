@@ -85,6 +85,21 @@ QPainterPath vectorPath(const SymbolDef& sym, bool closeParts, double& sizeX, do
 
 }  // namespace
 
+QSizeF SymbolPainter::markerSize(const MarkerStyle& s)
+{
+    if (!s.symbol) return {1, 1};
+    const double size = std::max(1.0, std::trunc(s.size));
+    double sizeX = 0, sizeY = 0;
+    if (s.symbol->type == SymbolType::Vector || s.symbol->type == SymbolType::Ellipse)
+        vectorPath(*s.symbol, false, sizeX, sizeY);
+    if (s.symbol->type == SymbolType::Pixmap) {
+        const QImage img = pixmapFor(QDir::isAbsolutePath(s.symbol->image) ? s.symbol->image : s.baseDir + QLatin1Char('/') + s.symbol->image);
+        sizeX = img.width(), sizeY = img.height();
+        if (s.size <= 1 && sizeY > 0) return {sizeX, sizeY};
+    }
+    return {sizeX > 0 && sizeY > 0 ? size / sizeY * sizeX : size, size};
+}
+
 void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle& s)
 {
     if (s.size <= 0) return;

@@ -25,6 +25,10 @@ struct MarkerStyle {
 class SymbolPainter {
 public:
     static void drawMarker(QPainter& p, const QPointF& at, const MarkerStyle& s);
+    // The box a marker takes for label collisions (msGetMarkerSize): the
+    // size in whole pixels as its height, the symbol's proportions as its
+    // width; MapServer's default symbol 0 is a single pixel.
+    static QSizeF markerSize(const MarkerStyle& s);
     // Markers every |gap| pixels along `path` (negative gap: rotated to
     // follow the line); `initialGap` < 0 means gap/2 as MapServer.
     static void drawAlongLine(QPainter& p, const QPolygonF& line, const MarkerStyle& s, double gap, double initialGap);

@@ -275,15 +275,31 @@ QString labelFontError(const MapDef& map, const LayerDef& layer)
     return {};
 }
 
-// The size of a point's marker: the largest of its class's marker styles.
-QSizeF markerSize(const ClassDef& c, const StyleResolver& resolver, const QStringList& values, double scale)
+MarkerStyle markerStyle(const StyleResolver& resolver, const StyleDef& s, const QStringList& values, const MapDef& map)
 {
-    double size = 0;
-    for (const StyleDef& s : c.styles) {
-        if (!s.geomTransform.isEmpty() || s.symbolName.isEmpty()) continue;
-        size = std::max(size, resolver.number(s.size, values) * scale);
-    }
-    return {size, size};
+    const ResolvedStyle r = resolver.resolve(s, values);
+    MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, map.baseDir(), {}};
+    if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = map.fonts.value(r.symbol->font, {});
+    return m;
+}
+
+// A point's marker as the label cache knows it: its class's first style
+// (msGetMarkerSize on the bottom style).
+QSizeF pointMarkerSize(const ClassDef& c, const StyleResolver& resolver, const QStringList& values, const MapDef& map)
+{
+    if (c.styles.isEmpty()) return {0, 0};
+    return SymbolPainter::markerSize(markerStyle(resolver, c.styles.first(), values, map));
+}
+
+// A label's STYLEs drawn at its point: GEOMTRANSFORM labelpnt, which is
+// also what a label style without GEOMTRANSFORM does.
+QList<MarkerStyle> labelPointMarkers(const LabelDef& l, const StyleResolver& resolver, const QStringList& values, const MapDef& map)
+{
+    QList<MarkerStyle> markers;
+    for (const StyleDef& s : l.styles)
+        if (s.geomTransform.isEmpty() || s.geomTransform.compare(QLatin1String("labelpnt"), Qt::CaseInsensitive) == 0)
+            markers << markerStyle(resolver, s, values, map);
+    return markers;
 }
 
 // Queues every item's labels; the cache draws them after all layers (with
@@ -307,7 +323,9 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             const QString text = l.text.type == ExpressionDef::Type::String
                                      ? substituteItems(l.text.text, fields, item.values)
                                      : classText;
-            if (text.isEmpty()) continue;
+            QList<MarkerStyle> labelMarkers = labelPointMarkers(l, resolver, item.values, map);
+            // A label without text still draws its markers.
+            if (text.isEmpty() && labelMarkers.isEmpty()) continue;
             if (l.minScaleDenom > 0 && view.scaleDenom < l.minScaleDenom) continue;
             if (l.maxScaleDenom > 0 && view.scaleDenom >= l.maxScaleDenom) continue;
             LabelCandidate cand;
@@ -323,7 +341,12 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             if (cand.angle != 0) cand.angle -= view.angle;
             if (!l.font.isEmpty()) cand.fontPath = labelFontPath(map, l.font);
             cand.layerType = layer.type;
-            if (layer.type == LayerType::Point) cand.marker = markerSize(c, resolver, item.values, symbolScale);
+            if (layer.type == LayerType::Point) {
+                cand.marker = pointMarkerSize(c, resolver, item.values, map);
+                cand.markerOnMap = !cand.marker.isEmpty();
+            }
+            for (const MarkerStyle& m : labelMarkers) cand.marker = cand.marker.expandedTo(SymbolPainter::markerSize(m));
+            cand.labelMarkers = std::move(labelMarkers);
             cand.group = group;
             cand.scaleFactor = scaleFactor;
             cand.resolutionFactor = rf;

@@ -227,6 +227,63 @@ private Q_SLOTS:
         QVERIFY2(!black.isEmpty(), "the AUTO label went below right of its point");
     }
 
+    void labelStyleIsAMarkerAtTheLabelPoint()
+    {
+        // A label STYLE without GEOMTRANSFORM is labelpnt: its marker drawn at
+        // the label point, the text (POSITION CR) kept clear of it by half
+        // its size, and AUTO going around it as around a point's marker.
+        const RenderResult r = render(R"(MAP
+  SIZE 100 100
+  EXTENT 0 0 100 100
+  SYMBOL NAME "circle" TYPE ELLIPSE FILLED TRUE POINTS 1 1 END END
+  LAYER NAME "areas" TYPE POLYGON STATUS ON
+    FEATURE POINTS 20 20 80 20 80 80 20 80 20 20 END TEXT "Ab" END
+    CLASS
+      LABEL POSITION CR
+        STYLE SYMBOL "circle" SIZE 20 COLOR 255 0 0 END
+      END
+    END
+  END
+END
+)");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QRgb centre = r.image.pixel(50, 50);
+        QVERIFY2(qRed(centre) > 200 && qGreen(centre) < 50, "the marker sits on the label point");
+        const QRect text = inkBox(r.image, QRect(61, 0, 39, 100));
+        QVERIFY2(!text.isEmpty() && text.left() >= 61, "the text starts right of the 20 px marker");
+        QVERIFY(inkBox(r.image, QRect(0, 0, 39, 100)).isEmpty());
+    }
+
+    void labelsKeepOffOtherPointsMarkers()
+    {
+        // A labelled point's marker is on the map before any label is placed:
+        // another layer's label may not cover it. "B" goes 40 px above its
+        // square, so only the square can stand in "Longer name"'s way.
+        const QString map = QStringLiteral(R"(MAP
+  SIZE 200 100
+  EXTENT 0 0 200 100
+  SYMBOL NAME "square" TYPE VECTOR FILLED TRUE POINTS 0 0 1 0 1 1 0 1 0 0 END END
+  LAYER NAME "towns" TYPE POINT STATUS ON
+    FEATURE POINTS 50 50 END TEXT "Longer name" END
+    CLASS LABEL POSITION CR END END
+  END
+  LAYER NAME "marks" TYPE POINT STATUS ON
+    FEATURE POINTS %1 50 END TEXT "B" END
+    CLASS
+      STYLE SYMBOL "square" SIZE 6 COLOR 0 0 255 END
+      LABEL POSITION CC OFFSET 0 -40 END
+    END
+  END
+END
+)");
+        const RenderResult inTheWay = render(map.arg(80).toLatin1());
+        QVERIFY2(inTheWay.ok(), qPrintable(inTheWay.error));
+        QCOMPARE(inTheWay.trace.layers[1].labelsPlaced, 1);
+        QCOMPARE(inTheWay.trace.layers[0].labelsPlaced, 0);
+        const RenderResult aside = render(map.arg(180).toLatin1());
+        QCOMPARE(aside.trace.layers[0].labelsPlaced, 1);
+    }
+
     void labelFontsAreChecked()
     {
         const LoadResult loaded = parseMapText(R"(MAP
