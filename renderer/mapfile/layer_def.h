@@ -45,6 +45,19 @@ struct LayerCompositeDef {
     bool operator==(const LayerCompositeDef&) const = default;
 };
 
+// A spatial condition a request adds to a layer (WMS GetMap's FILTER): its
+// features must meet, miss, come within or stay beyond `distance` of a
+// geometry given as WKT in `crs`.
+struct RequestSpatialFilterDef {
+    enum class Op { Intersects, Disjoint, DWithin, Beyond };
+    Op op = Op::Intersects;
+    QString wkt;
+    QString crs;                // as a user gives it ("EPSG:4326"); empty: the layer's own
+    double distance = 0;        // DWithin / Beyond
+    double metersPerUnit = 1;   // of `distance`'s unit
+    bool operator==(const RequestSpatialFilterDef&) const = default;
+};
+
 struct LayerDef {
     SourcePos pos;
     QString name;
@@ -71,6 +84,7 @@ struct LayerDef {
     QString classGroup;
     ExpressionDef filter;
     QString filterItem;
+    QList<RequestSpatialFilterDef> requestSpatialFilters;  // never from a mapfile: added per request
     double minScaleDenom = -1;
     double maxScaleDenom = -1;
     double labelMinScaleDenom = -1;

@@ -1,6 +1,7 @@
 #include "render/vector_layer_renderer.h"
 
 #include "data/feature_source_factory.h"
+#include "data/spatial_filter.h"
 #include "geo/coordinate_transform.h"
 #include "text/font_face.h"
 #include "text/html_entities.h"
@@ -415,6 +416,16 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
             if (!queryBox.isValid() || !std::isfinite(queryBox.width())) queryBox = Rect{};
         }
     }
+    // A request's spatial FILTER, tested in the layer's CRS (a layer
+    // without PROJECTION is in the map's).
+    std::optional<SpatialFilter> spatial;
+    if (!m_layer.requestSpatialFilters.isEmpty()) {
+        std::optional<Crs> crs = m_layer.projection.isAuto() ? source->nativeCrs() : m_layerCrs;
+        if (!crs && m_view.crs.isValid()) crs = m_view.crs;
+        auto ready = SpatialFilter::forLayer(m_layer.requestSpatialFilters, crs);
+        if (!ready) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, ready.message()));
+        spatial = std::move(ready).value();
+    }
     trace.openMs = clock.restartMs();
 
     FeatureQuery q;
@@ -450,6 +461,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     while (cursor->next(f)) {
         if (m_onlyFeatures && !m_onlyFeatures->contains(f.id)) continue;
         if (!classifier.passesFilter(f.values)) continue;
+        if (spatial && !spatial->passes(f.geometry)) continue;
         const int cls = classifier.classify(f.values, m_view.scaleDenom);
         if (cls < 0) continue;
         DrawItem item = toPixels(f.geometry, pixels);

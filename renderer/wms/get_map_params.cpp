@@ -2,6 +2,7 @@
 
 #include "wms/kml_output.h"
 #include "wms/wms_dimensions.h"
+#include "wms/wms_filter_param.h"
 
 #include "encode/output_format.h"
 #include "geo/proj_context.h"
@@ -287,6 +288,11 @@ GetMapParamsResult loadGetMapParams(const WmsContext& ctx, const QString& reques
     DimensionFilters dimensions = applyWmsDimensions(ctx, result.params.layers);
     result.error = std::move(dimensions.error);
     result.params.prepared = std::move(dimensions.map);
+    if (!result.error && isGetMap) {
+        WmsFilterResult filtered = applyWmsFilter(ctx, result.params.prepared, loader.wmsLayers, loader.p.srs);
+        result.error = std::move(filtered.error);
+        result.params.prepared = std::move(filtered.map);
+    }
     // STYLES draws each named layer with that class group (its CLASSGROUP for this request).
     if (!result.error && !loader.classGroups.isEmpty()) {
         const PreparedMap& base = *result.params.prepared;

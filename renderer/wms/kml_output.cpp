@@ -1,6 +1,7 @@
 #include "wms/kml_output.h"
 
 #include "data/feature_source_factory.h"
+#include "data/spatial_filter.h"
 #include "expr/feature_classifier.h"
 #include "geo/coordinate_transform.h"
 #include "geo/map_projection.h"
@@ -146,6 +147,8 @@ Status writeLayer(QXmlStreamWriter& xml, StyleSheet& sheet, const PreparedMap& p
     if (!queried) return Error(queried.message());
     const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
     if (const Status bound = classifier.bind(cursor->fields()); !bound) return bound;
+    auto spatial = SpatialFilter::forLayer(layer.requestSpatialFilters, layerCrs);
+    if (!spatial) return Error(spatial.message());
     std::shared_ptr<CoordinateTransform> toWgs84;
     if (layerCrs && *layerCrs != wgs84)
         if (auto made = CoordinateTransform::forThread(*layerCrs, wgs84)) toWgs84 = std::move(made).value();
@@ -156,7 +159,7 @@ Status writeLayer(QXmlStreamWriter& xml, StyleSheet& sheet, const PreparedMap& p
     xml.writeTextElement(QStringLiteral("styleUrl"), QStringLiteral("#LayerFolder_check"));
     Feature f;
     while (!request.cancel.isCancelled() && cursor->next(f)) {
-        if (!classifier.passesFilter(f.values)) continue;
+        if (!classifier.passesFilter(f.values) || !spatial->passes(f.geometry)) continue;
         const int cls = classifier.classify(f.values, request.scaleDenom);
         if (cls < 0 || f.geometry.isEmpty()) continue;
         if (toWgs84) toWgs84->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);

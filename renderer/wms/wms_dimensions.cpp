@@ -164,26 +164,6 @@ std::optional<QString> dimensionFilter(const QString& item, const QString& value
     return QLatin1Char('(') + parts.join(QLatin1String(" OR ")) + QLatin1Char(')');
 }
 
-// A FILTER as a logical expression, so that another condition can be AND-ed to it.
-QString filterAsLogical(const LayerDef& layer)
-{
-    using Type = ExpressionDef::Type;
-    const ExpressionDef& f = layer.filter;
-    const QString item = QStringLiteral("\"[%1]\"").arg(layer.filterItem);
-    const QChar quote = f.text.contains(QLatin1Char('"')) ? QLatin1Char('\'') : QLatin1Char('"');
-    const QString text = quote + f.text + quote;
-    switch (f.type) {
-    case Type::Logical: return f.text;
-    case Type::String: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" = ") + text;
-    case Type::IString: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" =* ") + text;
-    case Type::Regex: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" ~ ") + text;
-    case Type::IRegex: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" ~* ") + text;
-    case Type::List: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" in ") + text;
-    case Type::None: break;
-    }
-    return QString();
-}
-
 struct Failure {
     QString code;
     QString message;
@@ -308,6 +288,25 @@ private:
 };
 
 }  // namespace
+
+QString filterAsLogical(const LayerDef& layer)
+{
+    using Type = ExpressionDef::Type;
+    const ExpressionDef& f = layer.filter;
+    const QString item = QStringLiteral("\"[%1]\"").arg(layer.filterItem);
+    const QChar quote = f.text.contains(QLatin1Char('"')) ? QLatin1Char('\'') : QLatin1Char('"');
+    const QString text = quote + f.text + quote;
+    switch (f.type) {
+    case Type::Logical: return f.text;
+    case Type::String: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" = ") + text;
+    case Type::IString: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" =* ") + text;
+    case Type::Regex: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" ~ ") + text;
+    case Type::IRegex: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" ~* ") + text;
+    case Type::List: return layer.filterItem.isEmpty() ? QString() : item + QStringLiteral(" in ") + text;
+    case Type::None: break;
+    }
+    return QString();
+}
 
 DimensionFilters applyWmsDimensions(const WmsContext& ctx, const QList<int>& active)
 {

@@ -19,6 +19,11 @@ struct DimensionFilters {
 // `active`: the layers the request draws or queries (ON or DEFAULT).
 DimensionFilters applyWmsDimensions(const WmsContext& ctx, const QList<int>& active);
 
+// A layer's FILTER as a logical expression, so that another condition can
+// be AND-ed to it; empty when it has none (or one that needs FILTERITEM and
+// has none).
+QString filterAsLogical(const LayerDef& layer);
+
 // The dimensions a layer advertises, for capabilities: time first (when
 // wms_timeextent is set), then wms_dimensionlist entries that have an item,
 // an extent and units.

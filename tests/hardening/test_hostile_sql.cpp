@@ -259,6 +259,16 @@ void TestHostileSql::parametersCannotChangeSql_data()
     QTest::newRow("FILTER ogc") << kGetMap + "&FILTER=" + QUrl::toPercentEncoding(QStringLiteral(
                                        "(<Filter><PropertyIsEqualTo><PropertyName>kind') OR 1=1; DROP TABLE hcanary; --"
                                        "</PropertyName><Literal>x</Literal></PropertyIsEqualTo></Filter>)"));
+    QTest::newRow("FILTER literal") << kGetMap + "&FILTER=" + QUrl::toPercentEncoding(QStringLiteral(
+                                           "(<Filter><PropertyIsEqualTo><PropertyName>kind</PropertyName>"
+                                           "<Literal>x' OR '1'='1'); DROP TABLE hcanary; --</Literal></PropertyIsEqualTo></Filter>)()"));
+    QTest::newRow("FILTER like") << kGetMap + "&FILTER=" + QUrl::toPercentEncoding(QStringLiteral(
+                                        "(<Filter><PropertyIsLike wildCard='*' singleChar='.' escape='!'><PropertyName>kind</PropertyName>"
+                                        "<Literal>*'; DROP TABLE hcanary; --</Literal></PropertyIsLike></Filter>)()"));
+    QTest::newRow("FILTER dwithin distance") << kGetMap + "&FILTER=" + QUrl::toPercentEncoding(QStringLiteral(
+                                                   "(<Filter><DWithin><PropertyName>geom</PropertyName><gml:Point><gml:coordinates>5,5"
+                                                   "</gml:coordinates></gml:Point><Distance units='dd'>1); DROP TABLE hcanary; --</Distance>"
+                                                   "</DWithin></Filter>)()"));
     QTest::newRow("CQL_FILTER") << kGetMap + "&CQL_FILTER=" + QUrl::toPercentEncoding(QStringLiteral("kind='x' OR 1=1; DROP TABLE hcanary"));
     QTest::newRow("EXP_FILTER") << kGetMap + "&EXP_FILTER=" + orTrue;
     QTest::newRow("TIME") << kGetMap + "&TIME=" + drop;
