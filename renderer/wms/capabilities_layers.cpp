@@ -105,7 +105,7 @@ private:
         m_w.text(QStringLiteral("Name"), style);
         // Title is mandatory in both versions' Style (DTD and schema).
         m_w.text(QStringLiteral("Title"), wmsMetadata(md, QStringLiteral("group_style_title")).value_or(style));
-        if (!givenLegendUrl(md, QStringLiteral("group_style"))) legendUrl(group, style, members);
+        if (!givenLegendUrl(md, QStringLiteral("group_style"))) legendUrl(group, style, members, true);
         xml.writeEndElement();
         for (int j : members) {
             dumpLayer(j, false, false);
@@ -170,9 +170,16 @@ private:
         return true;
     }
 
-    void legendUrl(const QString& name, const QString& style, const QList<int>& layers)
+    // `evenEmpty`: a group's legend is announced even when none of its
+    // layers has a class (msLegendCalcSize's size of no items: margins and
+    // one key's width, less one spacing in height).
+    void legendUrl(const QString& name, const QString& style, const QList<int>& layers, bool evenEmpty = false)
     {
-        const QSize size = legendSize(m_map, layers);
+        QSize size = legendSize(m_map, layers);
+        if (size.isEmpty() && evenEmpty) {
+            const LegendDef& l = m_map.legend;
+            size = QSize(2 * kLegendMargin + l.keySpacingX + l.keySizeX, 2 * kLegendMargin - l.keySpacingY);
+        }
         if (size.isEmpty()) return;
         QXmlStreamWriter& xml = m_w.xml;
         xml.writeStartElement(QStringLiteral("LegendURL"));
@@ -254,7 +261,7 @@ private:
         if (auto ext = layerExtent(m_map, lp, m_w.ctx.prepared.context()))
             m_w.boundingBoxes(*ext, lp.projection.isSet() ? lp.projection : m_map.projection, &lp.metadata);
         dimensions(lp);
-        attribution(lp.metadata);
+        m_w.attribution(lp.metadata);
         m_w.authorityAndIdentifier(lp.metadata);
         if (const auto list = wmsMetadata(lp.metadata, QStringLiteral("metadataurl_list"))) {
             // Several MetadataURLs: wms_metadataurl_<name>_href/_type/_format per listed name.
@@ -325,22 +332,6 @@ private:
             for (const LayerDimension& d : dims) extent(d);
     }
 
-    void attribution(const KeyValues& md)
-    {
-        const auto title = wmsMetadata(md, QStringLiteral("attribution_title"));
-        const auto link = wmsMetadata(md, QStringLiteral("attribution_onlineresource"));
-        if (!title && !link) return;
-        m_w.xml.writeStartElement(QStringLiteral("Attribution"));
-        if (title) m_w.text(QStringLiteral("Title"), *title);
-        if (link) {
-            m_w.xml.writeStartElement(QStringLiteral("OnlineResource"));
-            m_w.xml.writeAttribute(QStringLiteral("xmlns:xlink"), kXlink);
-            m_w.xml.writeAttribute(QStringLiteral("xlink:href"), *link);
-            m_w.xml.writeEndElement();
-        }
-        m_w.xml.writeEndElement();
-    }
-
     CapabilitiesWriter& m_w;
     const MapDef& m_map;
     Nesting m_nest;
@@ -348,6 +339,39 @@ private:
 };
 
 }  // namespace
+
+void CapabilitiesWriter::attribution(const KeyValues& md)
+{
+    const auto title = wmsMetadata(md, QStringLiteral("attribution_title"));
+    const auto link = wmsMetadata(md, QStringLiteral("attribution_onlineresource"));
+    const auto logoWidth = wmsMetadata(md, QStringLiteral("attribution_logourl_width"));
+    const auto logoHeight = wmsMetadata(md, QStringLiteral("attribution_logourl_height"));
+    const auto logoFormat = wmsMetadata(md, QStringLiteral("attribution_logourl_format"));
+    const auto logoHref = wmsMetadata(md, QStringLiteral("attribution_logourl_href"));
+    const bool logo = logoWidth && logoHeight && logoFormat && logoHref;
+    if (!title && !link && !logo) return;
+    xml.writeStartElement(QStringLiteral("Attribution"));
+    if (title) text(QStringLiteral("Title"), *title);
+    if (link) {
+        xml.writeStartElement(QStringLiteral("OnlineResource"));
+        xml.writeAttribute(QStringLiteral("xmlns:xlink"), kXlink);
+        xml.writeAttribute(QStringLiteral("xlink:href"), *link);
+        xml.writeEndElement();
+    }
+    if (logo) {
+        xml.writeStartElement(QStringLiteral("LogoURL"));
+        xml.writeAttribute(QStringLiteral("width"), *logoWidth);
+        xml.writeAttribute(QStringLiteral("height"), *logoHeight);
+        text(QStringLiteral("Format"), *logoFormat);
+        xml.writeStartElement(QStringLiteral("OnlineResource"));
+        xml.writeAttribute(QStringLiteral("xmlns:xlink"), kXlink);
+        xml.writeAttribute(QStringLiteral("xlink:type"), QStringLiteral("simple"));
+        xml.writeAttribute(QStringLiteral("xlink:href"), *logoHref);
+        xml.writeEndElement();
+        xml.writeEndElement();
+    }
+    xml.writeEndElement();
+}
 
 void CapabilitiesWriter::keywordList(const KeyValues& metadata, const QString& key)
 {
@@ -450,6 +474,13 @@ void CapabilitiesWriter::boundingBoxes(const Rect& extent, const ProjectionDef& 
         xml.writeAttribute(QStringLiteral("miny"), fmt(box.miny));
         xml.writeAttribute(QStringLiteral("maxx"), fmt(box.maxx));
         xml.writeAttribute(QStringLiteral("maxy"), fmt(box.maxy));
+        // The layer's resolution, as wms_resx / wms_resy state it (both needed).
+        const auto resx = layerMetadata ? wmsMetadata(*layerMetadata, QStringLiteral("resx")) : std::nullopt;
+        const auto resy = layerMetadata ? wmsMetadata(*layerMetadata, QStringLiteral("resy")) : std::nullopt;
+        if (resx && resy) {
+            xml.writeAttribute(QStringLiteral("resx"), *resx);
+            xml.writeAttribute(QStringLiteral("resy"), *resy);
+        }
     }
 }
 

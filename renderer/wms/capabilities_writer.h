@@ -31,6 +31,9 @@ struct CapabilitiesWriter {
     void scaleRange(double minScale, double maxScale);
     // AuthorityURL and Identifier of a layer (or the root) from wms_authorityurl_* / wms_identifier_*.
     void authorityAndIdentifier(const KeyValues& metadata);
+    // Attribution from wms_attribution_title / _onlineresource and the
+    // LogoURL from _logourl_width, _height, _format and _href (all four).
+    void attribution(const KeyValues& metadata);
     void layerTree();
 };
 

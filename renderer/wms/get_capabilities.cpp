@@ -333,6 +333,7 @@ void rootLayer(CapabilitiesWriter& w)
     for (const QString& code : codes.split(QLatin1Char(' '), Qt::SkipEmptyParts))
         w.text(w.v130() ? QStringLiteral("CRS") : QStringLiteral("SRS"), code);
     w.boundingBoxes(map.extent, map.projection, nullptr);
+    w.attribution(md);
     w.authorityAndIdentifier(md);
     rootMetadataUrl(w);
     inspireRootStyle(w);

@@ -6,6 +6,7 @@
 #include "geo/map_projection.h"
 #include "wms/get_map_params.h"
 #include "wms/mapserv/ogr_query_output.h"
+#include "wms/mapserv/query_output.h"
 #include "wms/ows_layer_info.h"
 #include "raster/raster_query.h"
 
@@ -14,10 +15,38 @@
 
 #include "geo/map_view.h"
 
+#include <QDir>
+#include <QFileInfo>
+
 #include <cmath>
 #include <deque>
 
 namespace maptune {
+
+namespace {
+
+// Whether text/html goes through MapServer's query templates: an OUTPUTFORMAT
+// for it with the TEMPLATE driver, or template files on every layer that
+// found something. Otherwise (a TEMPLATE that only marks the layer as
+// queryable) our own table answers.
+bool usesHtmlTemplates(const MapDef& map, const QList<FeatureInfoLayer>& results)
+{
+    for (const OutputFormatDef& f : map.outputFormats)
+        if (f.driver.compare(QLatin1String("TEMPLATE"), Qt::CaseInsensitive) == 0
+            && (f.mimeType.compare(QLatin1String("text/html"), Qt::CaseInsensitive) == 0
+                || f.name.compare(QLatin1String("text/html"), Qt::CaseInsensitive) == 0))
+            return true;
+    bool any = false;
+    for (const FeatureInfoLayer& l : results) {
+        if (l.features.isEmpty()) continue;
+        any = true;
+        const QString& file = l.layer->templ;
+        if (file.isEmpty() || !QFileInfo(QDir(map.baseDir()).filePath(file)).isFile()) return false;
+    }
+    return any;
+}
+
+}  // namespace
 
 Response wmsGetFeatureInfo(const WmsContext& ctx)
 {
@@ -81,19 +110,42 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
     if (!matched)
         return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Layer(s) specified in QUERY_LAYERS parameter is not offered by the service instance."));
 
-    // INFO_FORMAT naming an OUTPUTFORMAT with an OGR driver (by NAME or MIMETYPE): the results through OGR.
-    for (const OutputFormatDef& f : ctx.map.outputFormats) {
-        if (!f.driver.startsWith(QLatin1String("OGR/"), Qt::CaseInsensitive)) continue;
-        if (f.name.compare(format, Qt::CaseInsensitive) != 0 && f.mimeType.compare(format, Qt::CaseInsensitive) != 0) continue;
+    // The results as mapserv's query output takes them (templates, OGR).
+    const auto asQueryResults = [&](bool withEmpty) {
         CgiQueryResults found;
+        found.extent = p.bbox;
+        found.width = p.width;
+        found.height = p.height;
+        found.point = QPointF(px, py);
         for (const FeatureInfoLayer& l : std::as_const(results)) {
+            if (l.features.isEmpty() && !withEmpty) continue;
             QueryLayerResult layer;
             layer.layer = int(l.layer - ctx.map.layers.data());
             layer.selected.fields = l.fields;
             layer.selected.features = l.features;
+            layer.selected.classes = QList<int>(l.features.size(), -1);
             layer.selected.searched = true;
             found.layers << layer;
         }
+        return found;
+    };
+
+    // text/html with real query templates (a TEMPLATE OUTPUTFORMAT, or the
+    // layers' HEADER/TEMPLATE/FOOTER files): msReturnTemplateQuery as mapserv's NQUERY.
+    if (format.compare(QLatin1String("text/html"), Qt::CaseInsensitive) == 0 && usesHtmlTemplates(ctx.map, results)) {
+        CgiParams params;
+        params.mode = CgiMode::NQuery;
+        params.queryFormat = QStringLiteral("text/html");
+        Response r = queryResponse(*p.prepared, ctx.request, params, asQueryResults(false));
+        r.subject = Response::Subject{ctx.request.value(QStringLiteral("LAYERS")).value_or(QString()), p.srs, p.width, p.height};
+        return r;
+    }
+
+    // INFO_FORMAT naming an OUTPUTFORMAT with an OGR driver (by NAME or MIMETYPE): the results through OGR.
+    for (const OutputFormatDef& f : ctx.map.outputFormats) {
+        if (!f.driver.startsWith(QLatin1String("OGR/"), Qt::CaseInsensitive)) continue;
+        if (f.name.compare(format, Qt::CaseInsensitive) != 0 && f.mimeType.compare(format, Qt::CaseInsensitive) != 0) continue;
+        const CgiQueryResults found = asQueryResults(true);
         Result<Response> written = ogrQueryResponse(ctx.map, f, found, QString::fromUtf8(p.crs.wkt()));
         if (!written) return ctx.error({}, where + written.message());
         return std::move(written).value();
