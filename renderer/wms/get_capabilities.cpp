@@ -243,6 +243,59 @@ void requests(CapabilitiesWriter& w)
     if (w.v130() && w.inspire) writeInspireExtendedCapabilities(w, false);
 }
 
+// WMS 1.0.0 (OGC 00-028) as MapServer writes it: format names as empty
+// elements, DCPType URLs as onlineResource attributes, no xlink.
+void requestCap100(CapabilitiesWriter& w, const QString& name, const QStringList& formats)
+{
+    QXmlStreamWriter& xml = w.xml;
+    xml.writeStartElement(name);
+    xml.writeStartElement(QStringLiteral("Format"));
+    for (const QString& f : formats) xml.writeEmptyElement(f);
+    xml.writeEndElement();
+    xml.writeStartElement(QStringLiteral("DCPType"));
+    xml.writeStartElement(QStringLiteral("HTTP"));
+    for (const char* method : {"Get", "Post"}) {
+        xml.writeEmptyElement(QLatin1String(method));
+        xml.writeAttribute(QStringLiteral("onlineResource"), w.url);
+    }
+    xml.writeEndElement();
+    xml.writeEndElement();
+    xml.writeEndElement();
+}
+
+void service100(CapabilitiesWriter& w)
+{
+    const MapDef& map = w.ctx.map;
+    const KeyValues& md = map.web.metadata;
+    w.xml.writeStartElement(QStringLiteral("Service"));
+    w.text(QStringLiteral("Name"), QStringLiteral("GetMap"));
+    w.text(QStringLiteral("Title"), w.meta(md, QStringLiteral("title")).value_or(map.name));
+    if (auto v = w.meta(md, QStringLiteral("abstract"))) w.text(QStringLiteral("Abstract"), *v);
+    if (auto v = wmsMetadata(md, QStringLiteral("keywordlist"))) w.text(QStringLiteral("Keywords"), QString(*v).replace(QLatin1Char(','), QLatin1Char(' ')));
+    w.text(QStringLiteral("OnlineResource"), wmsMetadata(md, QStringLiteral("service_onlineresource")).value_or(w.url));
+    if (auto v = wmsMetadata(md, QStringLiteral("fees"))) w.text(QStringLiteral("Fees"), *v);
+    if (auto v = wmsMetadata(md, QStringLiteral("accessconstraints"))) w.text(QStringLiteral("AccessConstraints"), *v);
+    w.xml.writeEndElement();
+}
+
+void requests100(CapabilitiesWriter& w)
+{
+    const MapDef& map = w.ctx.map;
+    const auto on = [&](const char* r, bool anyLayer = false) { return requestEnabledForMap(map, QLatin1String(r), anyLayer); };
+    w.xml.writeStartElement(QStringLiteral("Request"));
+    // The 1.0.0 names of the image formats MapServer 8 writes (AGG PNG and JPEG, Cairo SVG).
+    if (on("GetMap")) requestCap100(w, QStringLiteral("Map"), {QStringLiteral("PNG"), QStringLiteral("JPEG"), QStringLiteral("SVG")});
+    if (on("GetCapabilities", true)) requestCap100(w, QStringLiteral("Capabilities"), {QStringLiteral("WMS_XML")});
+    if (on("GetFeatureInfo")) requestCap100(w, QStringLiteral("FeatureInfo"), {QStringLiteral("MIME"), QStringLiteral("GML.1")});
+    w.xml.writeEndElement();
+    w.xml.writeStartElement(QStringLiteral("Exception"));
+    w.xml.writeStartElement(QStringLiteral("Format"));
+    for (const char* f : {"BLANK", "INIMAGE", "WMS_XML"}) w.xml.writeEmptyElement(QLatin1String(f));
+    w.xml.writeEndElement();
+    w.xml.writeEndElement();
+    w.xml.writeEmptyElement(QStringLiteral("VendorSpecificCapabilities"));
+}
+
 // MapServer's root style of an INSPIRE service (wms_style_name, "default"
 // unless set): the legend of every layer the capabilities list.
 void inspireRootStyle(CapabilitiesWriter& w)
@@ -347,7 +400,8 @@ void rootLayer(CapabilitiesWriter& w)
 Response wmsGetCapabilities(const WmsContext& ctx)
 {
     int version = ctx.version;
-    if (version < Wms110) version = Wms110;  // 1.0.x layouts are not produced
+    if (version < 0) version = Wms110;
+    else if (version < Wms110) version = Wms100;
     else if (version < Wms111) version = Wms110;
     else if (version < Wms130) version = Wms111;
     else version = Wms130;
@@ -393,9 +447,10 @@ Response wmsGetCapabilities(const WmsContext& ctx)
                                           " http://mapserver.gis.umn.edu/mapserver %2service=WMS&version=1.3.0&request=GetSchemaExtension")
                                .arg(schemas, w.url, inspireSchema));
     }
-    service(w);
+    const bool v100 = version == Wms100;
+    v100 ? service100(w) : service(w);
     xml.writeStartElement(QStringLiteral("Capability"));
-    requests(w);
+    v100 ? requests100(w) : requests(w);
     rootLayer(w);
     xml.writeEndElement();
     xml.writeEndElement();

@@ -257,7 +257,7 @@ void TestHostileRequests::parametersCannotRedirectData_data()
     QTest::newRow("SLD url") << "&SLD=file%3A%2F%2F" + outside;
     QTest::newRow("SLD_BODY") << "&SLD_BODY=%3CStyledLayerDescriptor%3E%3CNamedLayer%3E%3CName%3E" + outside + "%3C%2FName%3E";
     QTest::newRow("TEMPLATE") << "&TEMPLATE=" + outside + "&mode=browse";
-    QTest::newRow("FILTER") << QByteArray("&FILTER=%3CFilter%3E%3C%2FFilter%3E&CQL_FILTER=name%3D%27x%27");
+    QTest::newRow("CQL_FILTER") << QByteArray("&CQL_FILTER=name%3D%27x%27&EXP_FILTER=name");
 }
 
 // Vendor and MapServer-CGI parameters are ignored: the image is the plain one.

@@ -93,10 +93,50 @@ private Q_SLOTS:
     void metadataAndDataUrlLists()
     {
         const QByteArray caps = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetCapabilities")).body;
-        QCOMPARE(caps.count("<MetadataURL type=\"TC211\">"), 2);
+        QCOMPARE(caps.count("http://example.org/a.xml"), 1);
+        QCOMPARE(caps.count("http://example.org/a.html"), 1);
         QVERIFY(caps.indexOf("http://example.org/a.xml") < caps.indexOf("http://example.org/a.html"));
         QVERIFY(caps.contains("<Format>application/zip</Format>"));
-        QVERIFY(!caps.contains("request=GetMetadata"));  // no generated MetadataURL beside the listed ones
+        QVERIFY(!caps.contains("request=GetMetadata&amp;layer=areas"));  // no generated MetadataURL beside the listed ones
+    }
+
+    void rootAttributionAndResolution()
+    {
+        const QByteArray caps = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetCapabilities")).body;
+        // The root layer's Attribution comes before its first child layer.
+        const qsizetype attribution = caps.indexOf("<Attribution>");
+        QVERIFY2(attribution > 0 && attribution < caps.indexOf("<Name>areas</Name>"), caps.constData());
+        QVERIFY(caps.contains("<LogoURL width=\"60\" height=\"20\">"));
+        QVERIFY(caps.contains("xlink:href=\"http://example.org/logo.png\""));
+        QVERIFY(caps.contains("resx=\"0.5\" resy=\"0.25\""));
+    }
+
+    void version100Layout()
+    {
+        const QByteArray caps = ask(QStringLiteral("SERVICE=WMS&VERSION=1.0.0&REQUEST=GetCapabilities")).body;
+        QVERIFY2(caps.contains("<WMT_MS_Capabilities version=\"1.0.0\">"), caps.left(400).constData());
+        QVERIFY(caps.contains("wms/1.0.0/capabilities_1_0_0.dtd"));
+        QVERIFY(caps.contains("<Name>GetMap</Name>"));
+        QVERIFY(caps.contains("<PNG/>") && caps.contains("<WMS_XML/>") && caps.contains("<GML.1/>"));
+        QVERIFY(caps.contains("onlineResource=\""));
+        QVERIFY(!caps.contains("<GetMap>"));
+    }
+
+    // text/html through the layer's HEADER/TEMPLATE/FOOTER files, values escaped.
+    void featureInfoHtmlTemplates()
+    {
+        const Response r = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&LAYERS=places&QUERY_LAYERS=places"
+                                              "&STYLES=&SRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100&HEIGHT=100&X=75&Y=25"
+                                              "&INFO_FORMAT=text/html"));
+        QCOMPARE(r.contentType(), QByteArray("text/html"));
+        const QString body = QString::fromUtf8(r.body);
+        QVERIFY2(body.startsWith(QLatin1String("<ul class=\"places\">")) && body.trimmed().endsWith(QLatin1String("</ul>")), qPrintable(body));
+        QVERIFY2(body.contains(QLatin1String("<li>&lt;b&gt;harbour&lt;/b&gt; at 75.5")), qPrintable(body));
+        // A layer whose TEMPLATE is no file keeps the built-in table.
+        const Response table = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&LAYERS=areas&QUERY_LAYERS=areas"
+                                                  "&STYLES=&SRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100&HEIGHT=100&X=25&Y=75"
+                                                  "&INFO_FORMAT=text/html"));
+        QVERIFY2(table.body.contains("<table"), table.body.constData());
     }
 };
 
