@@ -30,6 +30,14 @@ struct FeatureQuery {
     double cellSize = 0;       // source units per output pixel (sources that sample a raster); 0: unknown
     int maxFeatures = -1;
     CancelToken cancel;
+    // The map being drawn, for sources that sample on its pixel grid
+    // (UVRASTER): its outer edges in `crs` and its size in pixels.
+    struct View {
+        Rect extent;
+        int width = 0, height = 0;
+        Crs crs;
+    };
+    std::optional<View> view;
 };
 
 class FeatureCursor {

@@ -2,6 +2,7 @@
 #include "mapfile/map_def.h"
 
 #include "data/contour/contour_feature_source.h"
+#include "data/uv_raster_feature_source.h"
 #include "data/inline_feature_source.h"
 #include "data/ogr_feature_source.h"
 #include "data/postgis/postgis_feature_source.h"
@@ -46,6 +47,11 @@ Result<std::unique_ptr<FeatureSource>> openFeatureSource(const MapDef& map, cons
     }
     if (layer.connectionType == ConnectionType::Contour) {
         auto src = ContourFeatureSource::open(resolveDataPath(map, layer.data), layer);
+        if (!src) return failed(src.message());
+        return std::unique_ptr<FeatureSource>(std::move(src).value());
+    }
+    if (layer.connectionType == ConnectionType::UVRaster) {
+        auto src = UvRasterFeatureSource::open(resolveDataPath(map, layer.data), layer);
         if (!src) return failed(src.message());
         return std::unique_ptr<FeatureSource>(std::move(src).value());
     }

@@ -74,7 +74,7 @@ void checkLayer(const MapDef& map, const LayerDef& layer, RootChecker& roots)
 {
     const QString name = QStringLiteral("LAYER '%1'").arg(layer.name);
     const bool fileSource = layer.connectionType == ConnectionType::Local || layer.connectionType == ConnectionType::Raster
-                            || layer.connectionType == ConnectionType::Contour;
+                            || layer.connectionType == ConnectionType::Contour || layer.connectionType == ConnectionType::UVRaster;
     // At the value that names the file, where the user has to change it.
     const auto at = [&](const SourcePos& value) { return value.line > 0 ? value : layer.pos; };
     if (fileSource) {

@@ -73,7 +73,7 @@ bool looksLikeNonFile(const QString& source)
 void checkData(const MapDef& map, const LayerDef& layer, Diagnostics& out)
 {
     if (layer.connectionType != ConnectionType::Local && layer.connectionType != ConnectionType::OGR
-        && layer.connectionType != ConnectionType::Contour)
+        && layer.connectionType != ConnectionType::Contour && layer.connectionType != ConnectionType::UVRaster)
         return;
     if (!layer.tileIndex.isEmpty()) return;
     // OGR: the datasource is CONNECTION when given (DATA then names a layer in it).

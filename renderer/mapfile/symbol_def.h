@@ -28,6 +28,10 @@ struct SymbolDef {
     bool fromSymbolSet = false;      // loaded from SYMBOLSET: the writer does not inline it
     QList<ExtraProperty> extras;
     bool operator==(const SymbolDef&) const = default;
+
+    // The type MapServer draws: a SYMBOL without TYPE is a VECTOR symbol
+    // (initSymbol), the built-in "simple" symbol only when it has no POINTS.
+    SymbolType drawnType() const { return type == SymbolType::Simple && !points.isEmpty() ? SymbolType::Vector : type; }
 };
 
 }  // namespace maptune

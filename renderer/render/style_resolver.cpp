@@ -112,7 +112,7 @@ const SymbolDef* StyleResolver::symbolFor(const StyleDef& s) const
 double StyleResolver::defaultSize(const SymbolDef* sym)
 {
     if (!sym) return 1;
-    if (sym->type == SymbolType::Vector || sym->type == SymbolType::Ellipse) {
+    if (sym->drawnType() == SymbolType::Vector || sym->type == SymbolType::Ellipse) {
         // msSymbolGetDefaultSize: the height, else the width, else 1.
         double sx = 0, sy = 0;
         for (const auto& p : sym->points)

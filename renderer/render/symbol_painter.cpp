@@ -61,18 +61,24 @@ void paintShape(QPainter& p, const QPainterPath& path, const QBrush& brush, cons
     p.fillPath(outline, pen.color());
 }
 
-// Vector symbol outline in symbol units; -99 -99 starts a new part.
+// Vector symbol outline in symbol units; -99 -99 starts a new part. Points
+// below zero shift the whole symbol so that it starts at 0 (its size is
+// then its extent), as MapServer reads such symbols.
 QPainterPath vectorPath(const SymbolDef& sym, bool closeParts, double& sizeX, double& sizeY)
 {
+    double minX = 0, minY = 0;
+    for (const auto& [x, y] : sym.points)
+        if (!(x == -99 && y == -99)) minX = std::min(minX, x), minY = std::min(minY, y);
     QPainterPath path;
     sizeX = sizeY = 0;
     bool start = true;
-    for (const auto& [x, y] : sym.points) {
-        if (x == -99 && y == -99) {
+    for (const auto& [px, py] : sym.points) {
+        if (px == -99 && py == -99) {
             if (closeParts) path.closeSubpath();
             start = true;
             continue;
         }
+        const double x = px - minX, y = py - minY;
         sizeX = std::max(sizeX, x);
         sizeY = std::max(sizeY, y);
         if (start) path.moveTo(x, y);
@@ -90,7 +96,7 @@ QSizeF SymbolPainter::markerSize(const MarkerStyle& s)
     if (!s.symbol) return {1, 1};
     const double size = std::max(1.0, std::trunc(s.size));
     double sizeX = 0, sizeY = 0;
-    if (s.symbol->type == SymbolType::Vector || s.symbol->type == SymbolType::Ellipse)
+    if (s.symbol->drawnType() == SymbolType::Vector || s.symbol->type == SymbolType::Ellipse)
         vectorPath(*s.symbol, false, sizeX, sizeY);
     if (s.symbol->type == SymbolType::Pixmap) {
         const QImage img = pixmapFor(QDir::isAbsolutePath(s.symbol->image) ? s.symbol->image : s.baseDir + QLatin1Char('/') + s.symbol->image);
@@ -108,7 +114,7 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
     if (s.angle != 0) p.rotate(-s.angle);
     const SymbolDef* sym = s.symbol;
     const QPen outlinePen = s.outline.isValid() && s.outlineWidth > 0 ? QPen(s.outline, s.outlineWidth) : QPen(Qt::NoPen);
-    if (!sym || sym->type == SymbolType::Simple) {
+    if (!sym || sym->drawnType() == SymbolType::Simple) {
         // Symbol 0: a filled square of SIZE pixels.
         const double h = s.size / 2;
         p.setPen(outlinePen);
@@ -135,7 +141,7 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
         outline.addPolygon(aggEllipse(box.width() / 2, box.height() / 2));
         outline.closeSubpath();
         paintShape(p, outline, p.brush(), p.pen());
-    } else if (sym->type == SymbolType::Vector) {
+    } else if (sym->drawnType() == SymbolType::Vector) {
         double sx = 0, sy = 0;
         QPainterPath path = vectorPath(*sym, sym->filled, sx, sy);
         // Scaled by SIZE over the default size: the height, else the width.

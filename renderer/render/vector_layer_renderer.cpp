@@ -435,6 +435,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (q.bbox.isValid()) q.cellSize = q.bbox.width() / std::max(1, m_view.width);  // contours sample at this
     q.maxFeatures = m_layer.maxFeatures;
     q.cancel = cancel;
+    q.view = FeatureQuery::View{m_view.extent, m_view.width, m_view.height, m_view.crs};
     auto queried = source->query(q);
     // A failed database call is exactly what the timings must show: keep its trace.
     if (!queried) {

@@ -293,6 +293,22 @@ GetMapParamsResult loadGetMapParams(const WmsContext& ctx, const QString& reques
         result.error = std::move(filtered.error);
         result.params.prepared = std::move(filtered.map);
     }
+    // DPI / MAP_RESOLUTION (vendor, as QGIS sends them): the map's RESOLUTION
+    // for this request, so symbols and labels scale with it.
+    if (!result.error) {
+        std::optional<QString> dpi = ctx.request.value(QStringLiteral("MAP_RESOLUTION"));
+        if (!dpi) dpi = ctx.request.value(QStringLiteral("DPI"));
+        bool ok = false;
+        const double resolution = dpi ? dpi->toDouble(&ok) : 0;
+        if (ok && resolution >= 1 && resolution <= 2400 && resolution != ctx.map.resolution) {
+            const PreparedMap& base = *result.params.prepared;
+            result.params.prepared = base.derived(QStringLiteral("resolution\x01") + QString::number(resolution), [&base, resolution] {
+                MapDef map = base.map();
+                map.resolution = resolution;
+                return PreparedMap::Derivation{std::move(map), {}};
+            });
+        }
+    }
     // STYLES draws each named layer with that class group (its CLASSGROUP for this request).
     if (!result.error && !loader.classGroups.isEmpty()) {
         const PreparedMap& base = *result.params.prepared;
