@@ -378,6 +378,8 @@ void TestHostileRequests::dataRootsAtLoad_data()
                                            << QByteArray("CONFIG \"MAPTUNE_ALLOWED_ROOTS\" \"/vsicurl/http://127.0.0.1:9/tiles/\"") << "" << "virtual file";
     QTest::newRow("OGR connection") << "CONNECTIONTYPE OGR CONNECTION \"" + outside + "/points.geojson\"" << none << "" << "OGR data source";
     QTest::newRow("TILEINDEX") << QByteArray("TYPE RASTER TILEINDEX \"../outside/index.shp\"") << none << "" << "TILEINDEX";
+    QTest::newRow("UVRASTER outside") << "CONNECTIONTYPE UVRASTER DATA \"" + outside + "/wind.tif\"" << none << "" << "outside the directories";
+    QTest::newRow("CONTOUR dot dot") << QByteArray("CONNECTIONTYPE CONTOUR DATA \"../outside/dem.tif\"") << none << "" << "resolves to";
     QTest::newRow("SCALETOKEN value") << QByteArray("DATA \"%src%\" SCALETOKEN NAME \"%src%\" VALUES \"0\" \"data/points.geojson\" "
                                                    "\"100000\" \"../outside/points.geojson\" END END")
                                       << none << "" << "SCALETOKEN";
