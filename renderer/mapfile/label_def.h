@@ -31,7 +31,7 @@ struct LabelDef {
     NumberOrAttr angle{0};
     QString angleMode;              // AUTO, AUTO2, FOLLOW when given
     double buffer = 0;
-    bool partials = true;
+    bool partials = false;  // initLabel: labels stay inside the image unless PARTIALS TRUE
     double minDistance = -1;
     double minFeatureSize = -1;
     bool force = false;
