@@ -5,8 +5,10 @@
 #include "geo/coordinate_transform.h"
 #include "text/font_face.h"
 #include "text/html_entities.h"
+#include "text/text_path.h"
 #include "expr/feature_classifier.h"
 #include "render/draw_item.h"
+#include "render/graticule_source.h"
 #include "render/label_cache.h"
 #include "render/layer_variants.h"
 #include "render/line_band_painter.h"
@@ -379,6 +381,28 @@ bool VectorLayerRenderer::extentMeetsView(const Rect& shown) const
     return ext.minx <= shown.maxx && ext.maxx >= shown.minx && ext.miny <= shown.maxy && ext.maxy >= shown.miny;
 }
 
+std::unique_ptr<FeatureSource> VectorLayerRenderer::graticuleFor(const GraticuleSettings& grid) const
+{
+    // Label texts measured as MapServer sizes them for the edge segments:
+    // the first class's first LABEL at its SIZE.
+    const LabelDef* label = !m_layer.classes.isEmpty() && !m_layer.classes.first().labels.isEmpty()
+                                ? &m_layer.classes.first().labels.first()
+                                : nullptr;
+    const double rf = m_view.defResolution > 0 ? m_view.resolution / m_view.defResolution : 1;
+    auto measure = [this, label, rf](const QString& text) -> QSizeF {
+        if (!label) return {};
+        const std::shared_ptr<FontFace> face = FontFace::forThread(label->font.isEmpty() ? QString() : labelFontPath(m_map, label->font));
+        if (!face) return {};
+        TextLayoutOptions o;
+        o.glyphSize = labelGlyphSize(*label, label->size.value, 1, rf);
+        const QRectF b = TextPath::layout(text, *face, o).bounds;
+        return QSizeF(b.width(), std::ceil(b.height()));
+    };
+    std::optional<Crs> crs = m_layerCrs;
+    if (!crs && m_view.crs.isValid()) crs = m_view.crs;
+    return std::make_unique<GraticuleSource>(grid, crs, label != nullptr, measure);
+}
+
 bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const CancelToken& cancel)
 {
     Stopwatch clock;
@@ -388,9 +412,14 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     };
     if (!m_variant.expressions) return fail(m_variant.error);
     FeatureClassifier classifier(m_variant.expressions);
-    auto opened = openFeatureSource(m_map, m_layer, m_context);
-    if (!opened) return fail(opened.error().message);
-    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
+    std::unique_ptr<FeatureSource> source;
+    if (auto grid = GraticuleSettings::fromLayer(m_layer)) {
+        source = graticuleFor(*grid);
+    } else {
+        auto opened = openFeatureSource(m_map, m_layer, m_context);
+        if (!opened) return fail(opened.error().message);
+        source = std::move(opened).value();
+    }
 
     // Reprojection: only when both sides know their CRS and they differ.
     std::shared_ptr<CoordinateTransform> toMap;

@@ -20,6 +20,8 @@
 
 namespace maptune {
 
+struct GraticuleSettings;
+
 class DrawItemQueue;
 class LabelCache;
 class StyleResolver;
@@ -44,6 +46,8 @@ public:
 private:
     // Whether the layer's EXTENT (in its CRS) meets `shown` (the view, in the map's).
     bool extentMeetsView(const Rect& shown) const;
+    // The lines and edge labels of a GRID layer.
+    std::unique_ptr<FeatureSource> graticuleFor(const GraticuleSettings& grid) const;
     void drawItems(QImage& canvas, const DrawItemQueue& items, const StyleResolver& resolver, double scale,
                    const CancelToken& cancel) const;
 

@@ -1,0 +1,240 @@
+#include "render/graticule_source.h"
+
+#include "data/list_cursor.h"
+#include "geo/coordinate_transform.h"
+
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace maptune {
+
+namespace {
+
+constexpr int kDefaultSubdivisions = 256;  // segments per line
+constexpr int kDefaultTicks = 16;          // lines wanted per axis when no interval is set
+
+QString unquoted(QString s)
+{
+    if (s.size() >= 2 && (s.front() == QLatin1Char('"') || s.front() == QLatin1Char('\'')) && s.back() == s.front())
+        s = s.mid(1, s.size() - 2);
+    return s;
+}
+
+Feature lineFeature(qint64 id, std::vector<double> xy, QString text = {})
+{
+    Feature f;
+    f.id = id;
+    f.geometry.type = Geometry::Type::Line;
+    f.geometry.xy = std::move(xy);
+    f.geometry.partStart = {0};
+    f.values = {QString()};
+    f.text = std::move(text);
+    return f;
+}
+
+}  // namespace
+
+std::optional<GraticuleSettings> GraticuleSettings::fromLayer(const LayerDef& layer)
+{
+    for (const ExtraProperty& e : layer.extras) {
+        if (e.keyword != QLatin1String("GRID")) continue;
+        GraticuleSettings s;
+        for (qsizetype i = 0; i + 1 < e.args.size(); i += 2) {
+            const QString key = e.args[i].toUpper();
+            const QString value = unquoted(e.args[i + 1]);
+            if (key == QLatin1String("LABELFORMAT")) s.labelFormat = value;
+            else if (key == QLatin1String("MININTERVAL")) s.minInterval = value.toDouble();
+            else if (key == QLatin1String("MAXINTERVAL")) s.maxInterval = value.toDouble();
+            else if (key == QLatin1String("MINSUBDIVIDE")) s.minSubdivide = value.toInt();
+            else if (key == QLatin1String("MAXSUBDIVIDE")) s.maxSubdivide = value.toInt();
+            else if (key == QLatin1String("MINARCS")) s.minArcs = value.toInt();
+            else if (key == QLatin1String("MAXARCS")) s.maxArcs = value.toInt();
+        }
+        return s;
+    }
+    return std::nullopt;
+}
+
+Result<QString> GraticuleSettings::format(double value) const
+{
+    const int degrees = int(value);
+    const double rest = std::abs(value - degrees);
+    const int minutes = int(rest * 60.0);
+    if (labelFormat == QLatin1String("DDMMSS"))
+        return QString::asprintf("%3d %02d %02d", degrees, minutes, int((rest - minutes / 60.0) * 3600.0));
+    if (labelFormat == QLatin1String("DDMM")) return QString::asprintf("%3d %02d", degrees, minutes);
+    if (labelFormat == QLatin1String("DD")) return QString::asprintf("%3d", degrees);
+    // A number format of the user's: exactly one floating-point conversion,
+    // checked before it reaches printf.
+    static const QRegularExpression safe(QStringLiteral("^(?:[^%]|%%)*%[-+ #0]{0,4}\\d{0,2}(?:\\.\\d{1,2})?[eEfFgG](?:[^%]|%%)*$"));
+    const QString f = labelFormat.isEmpty() ? QStringLiteral("%5.2g") : labelFormat;
+    if (f.size() > 64 || !safe.match(f).hasMatch())
+        return Error(QStringLiteral("GRID LABELFORMAT '%1': use DD, DDMM, DDMMSS or one number conversion such as %g").arg(labelFormat));
+    return QString::asprintf(f.toUtf8().constData(), value);
+}
+
+GraticuleAxis graticuleAxis(double min, double max, double interval, int ticks)
+{
+    const double range = max - min;
+    if (range < 0) return {min, max, 0};
+    if (range == 0) return {std::ceil(max) - 1, std::ceil(max), 1};
+    double inc = std::pow(10.0, std::ceil(std::log10(range / 10)));
+    if (interval > 0) inc = interval;
+    // An extent that should end on a line (0..2000 by 500) may come back
+    // from the pixel grid a rounding error off: within a billionth of the
+    // interval counts as on it.
+    const double slack = inc * 1e-9;
+    double top = double(qint64(max / inc)) * inc;
+    if (top < max - slack) top += inc;
+    double bottom = top;
+    int count = 0;
+    do {
+        ++count;
+        bottom -= inc;
+    } while (bottom > min + slack);
+    if (ticks <= 0) ticks = kDefaultTicks;
+    while (count < ticks) {
+        inc /= 2;
+        count *= 2;
+    }
+    return {bottom, top, inc};
+}
+
+GraticuleSource::GraticuleSource(GraticuleSettings settings, std::optional<Crs> layerCrs, bool labelled,
+                                 std::function<QSizeF(const QString&)> measure)
+    : m_settings(std::move(settings)), m_crs(std::move(layerCrs)), m_labelled(labelled), m_measure(std::move(measure))
+{
+}
+
+Result<std::unique_ptr<FeatureCursor>> GraticuleSource::query(const FeatureQuery& q)
+{
+    const QStringList fields{QStringLiteral("Graticule")};
+    if (!q.view || q.view->width < 1 || q.view->height < 1) return std::unique_ptr<FeatureCursor>(new ListCursor(fields, {}));
+    const FeatureQuery::View& view = *q.view;
+    const int W = view.width, H = view.height;
+    const double cell = view.extent.width() / W, cellY = view.extent.height() / H;
+    // MapServer's map extent: the corner pixels' centres.
+    Rect mapRect{view.extent.minx + cell / 2, view.extent.miny + cellY / 2, view.extent.maxx - cell / 2, view.extent.maxy - cellY / 2};
+
+    std::shared_ptr<CoordinateTransform> toLayer, toMap;
+    const bool project = view.crs.isValid() && m_crs && *m_crs != view.crs;
+    Rect rect = mapRect;
+    if (project) {
+        auto there = CoordinateTransform::forThread(view.crs, *m_crs);
+        auto back = CoordinateTransform::forThread(*m_crs, view.crs);
+        if (!there || !back) return Error(QStringLiteral("GRID: ") + (there ? back.message() : there.message()));
+        toLayer = std::move(there).value();
+        toMap = std::move(back).value();
+        rect = toLayer->transformBounds(mapRect);
+        if (!rect.isValid() || !std::isfinite(rect.width()) || !std::isfinite(rect.height()))
+            return std::unique_ptr<FeatureCursor>(new ListCursor(fields, {}));
+    }
+
+    const GraticuleSettings& s = m_settings;
+    double interval = s.minInterval > 0 ? s.minInterval : s.maxInterval > 0 ? s.maxInterval : 0;
+    const int ticks = s.maxArcs > 0 ? s.maxArcs : s.minArcs;
+    GraticuleAxis lon = graticuleAxis(rect.minx, rect.maxx, interval, ticks);
+    GraticuleAxis lat = graticuleAxis(rect.miny, rect.maxy, interval, ticks);
+    if (interval > 0) lon.interval = lat.interval = interval;
+    if (lon.interval <= 0 || lat.interval <= 0) return std::unique_ptr<FeatureCursor>(new ListCursor(fields, {}));
+    // A view thousands of intervals wide gets no grid rather than a flood.
+    if ((lon.max - lon.min) / lon.interval > 10000 || (lat.max - lat.min) / lat.interval > 10000)
+        return Error(QStringLiteral("GRID: the interval is too small for this view"));
+    const int segments = s.minSubdivide > 0 && s.maxSubdivide > 0 ? std::min(s.maxSubdivide, 4096) : kDefaultSubdivisions;
+
+    // The map's edges in the layer's CRS, as two-point lines (Web Mercator
+    // clamped to its valid width first).
+    Rect edges = mapRect;
+    if (project && view.crs.authId() == QLatin1String("EPSG:3857") && m_crs->isGeographic()) {
+        edges.minx = std::max(edges.minx, -20037508.0);
+        edges.maxx = std::min(edges.maxx, 20037508.0);
+    }
+    const auto inLayer = [&](double x, double y) {
+        if (toLayer) toLayer->transform(&x, &y, 1);
+        return QPointF(x, y);
+    };
+    const QPointF bottomL = inLayer(edges.minx, edges.miny), bottomR = inLayer(edges.maxx, edges.miny);
+    const QPointF topL = inLayer(edges.minx, edges.maxy), topR = inLayer(edges.maxx, edges.maxy);
+    const QPointF leftB = bottomL, leftT = topL, rightB = bottomR, rightT = topR;
+
+    // A layer point to map pixels (rounded) and back.
+    const auto toPixel = [&](QPointF p, bool& ok) {
+        double x = p.x(), y = p.y();
+        if (toMap) toMap->transform(&x, &y, 1);
+        ok = std::isfinite(x) && std::isfinite(y) && (!project || m_crs->isGeographic() == view.crs.isGeographic() || QPointF(x, y) != p);
+        return QPointF(std::round((x - mapRect.minx) / cell), std::round((mapRect.maxy - y) / cell));
+    };
+    const auto fromPixel = [&](QPointF px) {
+        double x = mapRect.minx + px.x() * cell, y = mapRect.maxy - px.y() * cell;
+        if (toLayer) toLayer->transform(&x, &y, 1);
+        return QPointF(x, y);
+    };
+
+    QList<Feature> features;
+    qint64 id = 0;
+    // The label segment where a line crosses a map edge: `at` in the layer's
+    // CRS, moved to pixels, stretched inward by twice the label's size plus
+    // 5 px, and back; the line's own coordinate kept.
+    const auto labelSegment = [&](QPointF at, bool vertical, bool startEdge, double value) -> Result<void> {
+        Result<QString> text = s.format(value);
+        if (!text) return text.error();
+        bool ok = false;
+        QPointF p = toPixel(at, ok);
+        if (!ok) return {};
+        const QSizeF size = m_measure(*text);
+        QPointF a = p, b = p;
+        if (vertical) {
+            const double reach = std::abs(size.height()) * 2 + 5;
+            a.setY(startEdge ? H - reach : reach);
+            b.setY(startEdge ? H : 0);
+        } else {
+            const double reach = std::abs(size.width()) * 2 + 5;
+            a.setX(startEdge ? 0 : W - reach);
+            b.setX(startEdge ? reach : W);
+        }
+        QPointF la = fromPixel(a), lb = fromPixel(b);
+        if (vertical) la.setX(at.x()), lb.setX(at.x());
+        else la.setY(at.y()), lb.setY(at.y());
+        if (!std::isfinite(la.x() + la.y() + lb.x() + lb.y())) return {};
+        features << lineFeature(id++, {la.x(), la.y(), lb.x(), lb.y()}, *text);
+        return {};
+    };
+    const auto crossing = [](QPointF e0, QPointF e1, double along, bool vertical) {
+        // Where an edge (a straight line in the layer's CRS) meets the line.
+        if (vertical) {
+            const double t = std::abs((along - e0.x()) / (e1.x() - e0.x()));
+            return QPointF(along, (e1.y() - e0.y()) * t + e0.y());
+        }
+        const double t = std::abs((along - e0.y()) / (e1.y() - e0.y()));
+        return QPointF((e1.x() - e0.x()) * t + e0.x(), along);
+    };
+
+    for (int i = 0;; ++i) {
+        const double x = lon.min + i * lon.interval;
+        if (x > lon.max + lon.interval * 1e-9) break;
+        if (m_labelled) {
+            if (auto r = labelSegment(crossing(bottomL, bottomR, x, true), true, true, x); !r) return r.error();
+            if (auto r = labelSegment(crossing(topL, topR, x, true), true, false, x); !r) return r.error();
+        }
+        std::vector<double> xy;
+        xy.reserve(size_t(segments + 1) * 2);
+        for (int k = 0; k <= segments; ++k) xy.insert(xy.end(), {x, lat.min + (lat.max - lat.min) * k / segments});
+        features << lineFeature(id++, std::move(xy));
+    }
+    for (int i = 0;; ++i) {
+        const double y = lat.min + i * lat.interval;
+        if (y > lat.max + lat.interval * 1e-9) break;
+        if (m_labelled) {
+            if (auto r = labelSegment(crossing(leftB, leftT, y, false), false, true, y); !r) return r.error();
+            if (auto r = labelSegment(crossing(rightB, rightT, y, false), false, false, y); !r) return r.error();
+        }
+        std::vector<double> xy;
+        xy.reserve(size_t(segments + 1) * 2);
+        for (int k = 0; k <= segments; ++k) xy.insert(xy.end(), {lon.min + (lon.max - lon.min) * k / segments, y});
+        features << lineFeature(id++, std::move(xy));
+    }
+    return std::unique_ptr<FeatureCursor>(new ListCursor(fields, std::move(features)));
+}
+
+}  // namespace maptune
