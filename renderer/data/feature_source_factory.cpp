@@ -46,7 +46,8 @@ Result<std::unique_ptr<FeatureSource>> openFeatureSource(const MapDef& map, cons
         return std::unique_ptr<FeatureSource>(std::move(ogr).value());
     }
     if (layer.connectionType == ConnectionType::Contour) {
-        auto src = ContourFeatureSource::open(resolveDataPath(map, layer.data), layer);
+        auto src = layer.tileIndex.isEmpty() ? ContourFeatureSource::open(resolveDataPath(map, layer.data), layer)
+                                             : ContourFeatureSource::openTiled(map, layer);
         if (!src) return failed(src.message());
         return std::unique_ptr<FeatureSource>(std::move(src).value());
     }

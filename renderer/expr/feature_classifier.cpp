@@ -29,7 +29,10 @@ Result<std::shared_ptr<const LayerExpressions>> LayerExpressions::compile(const 
     auto out = std::make_shared<LayerExpressions>();
     out->m_layer = &layer;
     QStringList& attributes = out->m_attributes;
-    if (layer.filter.isSet()) {
+    // A contour layer's FILTER chooses among its TILEINDEX's rasters (as a
+    // raster layer's does); its generated lines carry no such attributes.
+    const bool filterIsForTiles = layer.connectionType == ConnectionType::Contour && !layer.tileIndex.isEmpty();
+    if (layer.filter.isSet() && !filterIsForTiles) {
         Result<Expression> filter = Expression::compile(layer.filter);
         if (!filter) return filter.error().prefixed(QStringLiteral("layer '%1': FILTER: ").arg(layer.name));
         out->m_filter = std::move(filter).value();

@@ -8,7 +8,7 @@
 #include "raster/raster_classifier.h"
 #include "raster/raster_composer.h"
 #include "raster/raster_resampler.h"
-#include "raster/tile_index.h"
+#include "data/tile_index.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -196,9 +196,9 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
     };
     QList<Item> items;
     if (!layer.tileIndex.isEmpty()) {
-        const QString indexPath = resolveDataPath(map, layer.tileIndex);
+        const QString indexPath = TileIndex::path(map, layer);
         Stopwatch sw;
-        const Result<QList<TileIndex::Tile>> tiles = TileIndex::query(indexPath, layer.tileItem, layer.tileSrs, view);
+        const Result<QList<TileIndex::Tile>> tiles = TileIndex::query(indexPath, layer.tileItem, layer.tileSrs, view, &layer);
         trace.openMs += sw.elapsedMs();
         if (!tiles) return fail(QStringLiteral("cannot read tile index %1: %2").arg(layer.tileIndex, tiles.message()));
         for (const TileIndex::Tile& t : *tiles) {

@@ -1,12 +1,18 @@
 #include "data/contour/contour_feature_source.h"
 
 #include "data/list_cursor.h"
+#include "data/tile_index.h"
+#include "geo/map_view.h"
+#include "mapfile/map_paths.h"
 #include "mapfile/processing.h"
 
 #include <gdal.h>
 #include <gdal_alg.h>
+#include <gdal_utils.h>
 #include <ogr_api.h>
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -129,13 +135,71 @@ ContourFeatureSource::~ContourFeatureSource()
     if (m_dataset) GDALClose(static_cast<GDALDatasetH>(m_dataset));
 }
 
+Result<std::unique_ptr<ContourFeatureSource>> ContourFeatureSource::openTiled(const MapDef& map, const LayerDef& layer)
+{
+    auto settings = ContourSettings::fromLayer(layer);
+    if (!settings) return settings.error();
+    auto src = std::unique_ptr<ContourFeatureSource>(new ContourFeatureSource);
+    src->m_settings = std::move(*settings);
+    src->m_map = &map;
+    src->m_layer = &layer;
+    src->m_path = layer.tileIndex;
+    src->m_fields << QStringLiteral("ID");
+    if (!src->m_settings.item.isEmpty()) src->m_fields << src->m_settings.item;
+    return src;
+}
+
 Result<std::unique_ptr<FeatureCursor>> ContourFeatureSource::query(const FeatureQuery& q)
 {
-    auto* ds = static_cast<GDALDatasetH>(m_dataset);
-    const double* g = m_geoTransform;
+    if (m_layer) return queryTiles(q);
+    return contoursOf(m_dataset, m_path, q);
+}
+
+Result<std::unique_ptr<FeatureCursor>> ContourFeatureSource::queryTiles(const FeatureQuery& q) const
+{
+    MapView view;
+    if (q.view) {
+        view.extent = q.view->extent;
+        view.width = q.view->width;
+        view.height = q.view->height;
+        view.crs = q.view->crs;
+    } else {
+        view.extent = q.bbox.isValid() ? q.bbox : Rect{-1e300, -1e300, 1e300, 1e300};
+    }
+    const QString indexPath = TileIndex::path(*m_map, *m_layer);
+    const Result<QList<TileIndex::Tile>> tiles = TileIndex::query(indexPath, m_layer->tileItem, m_layer->tileSrs, view, m_layer);
+    if (!tiles) return Error(QStringLiteral("cannot read tile index %1: %2").arg(m_layer->tileIndex, tiles.message()));
+    if (tiles->isEmpty()) return std::unique_ptr<FeatureCursor>(std::make_unique<ListCursor>(m_fields, QList<Feature>()));
+    // The tiles as one raster (a VRT in memory), as MapServer mosaics them.
+    QList<QByteArray> paths;
+    for (const TileIndex::Tile& t : *tiles) {
+        QString p = resolveDataPath(*m_map, t.location);
+        if (!QFileInfo::exists(p) && !QFileInfo(t.location).isAbsolute())
+            p = QDir(QFileInfo(indexPath).absolutePath()).absoluteFilePath(t.location);
+        paths << QFile::encodeName(p);
+    }
+    // The first tile of the index wins where tiles overlap (a VRT draws its
+    // later sources over the earlier ones).
+    std::vector<const char*> names;
+    for (auto p = paths.crbegin(); p != paths.crend(); ++p) names.push_back(p->constData());
+    int usageError = 0;
+    ScratchDataset mosaic;
+    mosaic.dataset = GDALBuildVRT("", int(names.size()), nullptr, names.data(), nullptr, &usageError);
+    if (!mosaic.dataset)
+        return Error(QStringLiteral("cannot mosaic the tiles of %1: %2").arg(m_layer->tileIndex, QString::fromUtf8(CPLGetLastErrorMsg())));
+    if (m_settings.band > GDALGetRasterCount(mosaic.dataset))
+        return Error(QStringLiteral("the tiles have %1 band(s), BANDS asks for band %2").arg(GDALGetRasterCount(mosaic.dataset)).arg(m_settings.band));
+    return contoursOf(mosaic.dataset, m_layer->tileIndex, q);
+}
+
+Result<std::unique_ptr<FeatureCursor>> ContourFeatureSource::contoursOf(void* dataset, const QString& name, const FeatureQuery& q) const
+{
+    auto* ds = static_cast<GDALDatasetH>(dataset);
+    double g[6] = {0, 1, 0, 0, 0, -1};
+    GDALGetGeoTransform(ds, g);
     const int width = GDALGetRasterXSize(ds), height = GDALGetRasterYSize(ds);
     const auto empty = [this] { return std::unique_ptr<FeatureCursor>(std::make_unique<ListCursor>(m_fields, QList<Feature>())); };
-    if (g[2] != 0 || g[4] != 0) return Error(QStringLiteral("'%1' is rotated: contours need a north-up raster").arg(m_path));
+    if (g[2] != 0 || g[4] != 0) return Error(QStringLiteral("'%1' is rotated: contours need a north-up raster").arg(name));
 
     // The raster window under the request, a pixel wider so that lines reach the edges.
     int x0 = 0, y0 = 0, x1 = width, y1 = height;
@@ -155,7 +219,7 @@ Result<std::unique_ptr<FeatureCursor>> ContourFeatureSource::query(const Feature
     GDALRasterBandH band = GDALGetRasterBand(ds, m_settings.band);
     std::vector<double> values(size_t(outW) * size_t(outH));
     if (GDALRasterIO(band, GF_Read, x0, y0, x1 - x0, y1 - y0, values.data(), outW, outH, GDT_Float64, 0, 0) != CE_None)
-        return Error(QStringLiteral("reading '%1' failed: %2").arg(m_path, QString::fromUtf8(CPLGetLastErrorMsg())));
+        return Error(QStringLiteral("reading '%1' failed: %2").arg(name, QString::fromUtf8(CPLGetLastErrorMsg())));
     if (q.cancel.isCancelled()) return empty();
 
     ScratchDataset grid;

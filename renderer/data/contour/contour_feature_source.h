@@ -35,6 +35,10 @@ public:
     // `rasterPath`: the resolved DATA. An error when it is no raster or the
     // settings are wrong (both naming what to fix).
     static Result<std::unique_ptr<ContourFeatureSource>> open(const QString& rasterPath, const LayerDef& layer);
+    // A layer whose TILEINDEX gives the rasters: the tiles the view meets
+    // (and the layer's FILTER, e.g. a WMS TIME, lets through) are mosaicked
+    // for each query. `map` must outlive the source.
+    static Result<std::unique_ptr<ContourFeatureSource>> openTiled(const MapDef& map, const LayerDef& layer);
     ~ContourFeatureSource() override;
 
     QStringList fields() const override { return m_fields; }
@@ -44,6 +48,9 @@ public:
 
 private:
     ContourFeatureSource() = default;
+    // Contours of `dataset` (north-up) for the query.
+    Result<std::unique_ptr<FeatureCursor>> contoursOf(void* dataset, const QString& name, const FeatureQuery& q) const;
+    Result<std::unique_ptr<FeatureCursor>> queryTiles(const FeatureQuery& q) const;
 
     void* m_dataset = nullptr;  // GDALDatasetH
     QString m_path;
@@ -52,6 +59,8 @@ private:
     std::optional<Crs> m_crs;
     std::optional<Rect> m_extent;
     double m_geoTransform[6] = {0, 1, 0, 0, 0, -1};
+    const MapDef* m_map = nullptr;     // tiled: the map the tile paths resolve against
+    const LayerDef* m_layer = nullptr; // tiled: TILEINDEX, TILEITEM, FILTER
 };
 
 }  // namespace maptune

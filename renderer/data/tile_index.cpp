@@ -1,6 +1,10 @@
-#include "raster/tile_index.h"
+#include "data/tile_index.h"
 
+#include "expr/feature_classifier.h"
 #include "geo/map_view.h"
+#include "mapfile/map_paths.h"
+
+#include <QFileInfo>
 
 #include <cpl_error.h>
 #include <ogr_api.h>
@@ -39,8 +43,19 @@ Rect extentInIndexCrs(OGRLayerH layer, const MapView& view)
 
 }  // namespace
 
+QString TileIndex::path(const MapDef& map, const LayerDef& layer)
+{
+    // A layer of that NAME comes first, as in msDrawRasterLayerLow.
+    for (const LayerDef& other : map.layers)
+        if (&other != &layer && other.name.compare(layer.tileIndex, Qt::CaseInsensitive) == 0 && !other.data.isEmpty()) {
+            const QString data = resolveDataPath(map, other.data);
+            return QFileInfo::exists(data) || !QFileInfo::exists(data + QLatin1String(".shp")) ? data : data + QLatin1String(".shp");
+        }
+    return resolveDataPath(map, layer.tileIndex);
+}
+
 Result<QList<TileIndex::Tile>> TileIndex::query(const QString& path, const QString& tileItem,
-                                                const QString& tileSrsItem, const MapView& view)
+                                                const QString& tileSrsItem, const MapView& view, const LayerDef* filterOf)
 {
     CPLErrorReset();
     const QByteArray file = path.toUtf8();
@@ -62,10 +77,39 @@ Result<QList<TileIndex::Tile>> TileIndex::query(const QString& path, const QStri
         GDALClose(ds);
         return Error(QStringLiteral("no TILESRS attribute '%1' in the index").arg(tileSrsItem));
     }
+    // The layer's FILTER, read against the index's attributes.
+    std::optional<FeatureClassifier> filter;
+    const int fieldCount = OGR_FD_GetFieldCount(defn);
+    if (filterOf && filterOf->filter.type != ExpressionDef::Type::None) {
+        LayerDef only;
+        only.name = filterOf->name;
+        only.filter = filterOf->filter;
+        only.filterItem = filterOf->filterItem;
+        filter.emplace();
+        QStringList names;
+        for (int i = 0; i < fieldCount; ++i) names << QString::fromUtf8(OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(defn, i)));
+        if (const Status compiled = filter->compile(only); !compiled) {
+            GDALClose(ds);
+            return Error(compiled.message());
+        }
+        if (const Status bound = filter->bind(names); !bound) {
+            GDALClose(ds);
+            return Error(QStringLiteral("FILTER on the tile index: ") + bound.message());
+        }
+    }
     const Rect r = extentInIndexCrs(layer, view);
     OGR_L_SetSpatialFilterRect(layer, r.minx, r.miny, r.maxx, r.maxy);
     OGR_L_ResetReading(layer);
+    QStringList values;
     while (OGRFeatureH f = OGR_L_GetNextFeature(layer)) {
+        if (filter) {
+            values.clear();
+            for (int i = 0; i < fieldCount; ++i) values << QString::fromUtf8(OGR_F_GetFieldAsString(f, i));
+            if (!filter->passesFilter(values)) {
+                OGR_F_Destroy(f);
+                continue;
+            }
+        }
         Tile t;
         t.location = QString::fromUtf8(OGR_F_GetFieldAsString(f, itemField)).trimmed();
         if (srsField >= 0 && OGR_F_IsFieldSetAndNotNull(f, srsField))
