@@ -58,6 +58,18 @@ struct RequestSpatialFilterDef {
     bool operator==(const RequestSpatialFilterDef&) const = default;
 };
 
+// A request's dimension condition on a layer (WMS TIME, ELEVATION, DIM_):
+// the item equals one of the values or lies in one of the ranges (lo == hi
+// for a value). Databases take it as bound parameters; other sources apply
+// the FILTER written from the same values.
+struct RequestConditionDef {
+    enum class Kind { Time, Number, String };
+    QString item;   // from the mapfile (wms_timeitem, wms_<dim>_item), never the request
+    Kind kind = Kind::String;
+    QList<std::pair<QString, QString>> ranges;  // canonical literals
+    bool operator==(const RequestConditionDef&) const = default;
+};
+
 struct LayerDef {
     SourcePos pos;
     QString name;
@@ -85,6 +97,7 @@ struct LayerDef {
     ExpressionDef filter;
     QString filterItem;
     QList<RequestSpatialFilterDef> requestSpatialFilters;  // never from a mapfile: added per request
+    QList<RequestConditionDef> requestConditions;          // likewise: TIME / dimensions, AND-ed
     double minScaleDenom = -1;
     double maxScaleDenom = -1;
     double labelMinScaleDenom = -1;

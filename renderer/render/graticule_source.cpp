@@ -210,29 +210,28 @@ Result<std::unique_ptr<FeatureCursor>> GraticuleSource::query(const FeatureQuery
         return QPointF((e1.x() - e0.x()) * t + e0.x(), along);
     };
 
-    for (int i = 0;; ++i) {
-        const double x = lon.min + i * lon.interval;
-        if (x > lon.max + lon.interval * 1e-9) break;
-        if (m_labelled) {
-            if (auto r = labelSegment(crossing(bottomL, bottomR, x, true), true, true, x); !r) return r.error();
-            if (auto r = labelSegment(crossing(topL, topR, x, true), true, false, x); !r) return r.error();
+    // Meridians (vertical: x fixed, labelled at the bottom and top edges),
+    // then parallels (labelled at the left and right edges).
+    for (const bool vertical : {true, false}) {
+        const GraticuleAxis& along = vertical ? lon : lat;
+        const GraticuleAxis& across = vertical ? lat : lon;
+        const QPointF edge0a = vertical ? bottomL : leftB, edge0b = vertical ? bottomR : leftT;
+        const QPointF edge1a = vertical ? topL : rightB, edge1b = vertical ? topR : rightT;
+        for (int i = 0;; ++i) {
+            const double v = along.min + i * along.interval;
+            if (v > along.max + along.interval * 1e-9) break;
+            if (m_labelled) {
+                if (auto r = labelSegment(crossing(edge0a, edge0b, v, vertical), vertical, true, v); !r) return r.error();
+                if (auto r = labelSegment(crossing(edge1a, edge1b, v, vertical), vertical, false, v); !r) return r.error();
+            }
+            std::vector<double> xy;
+            xy.reserve(size_t(segments + 1) * 2);
+            for (int k = 0; k <= segments; ++k) {
+                const double w = across.min + (across.max - across.min) * k / segments;
+                xy.insert(xy.end(), {vertical ? v : w, vertical ? w : v});
+            }
+            features << lineFeature(id++, std::move(xy));
         }
-        std::vector<double> xy;
-        xy.reserve(size_t(segments + 1) * 2);
-        for (int k = 0; k <= segments; ++k) xy.insert(xy.end(), {x, lat.min + (lat.max - lat.min) * k / segments});
-        features << lineFeature(id++, std::move(xy));
-    }
-    for (int i = 0;; ++i) {
-        const double y = lat.min + i * lat.interval;
-        if (y > lat.max + lat.interval * 1e-9) break;
-        if (m_labelled) {
-            if (auto r = labelSegment(crossing(leftB, leftT, y, false), false, true, y); !r) return r.error();
-            if (auto r = labelSegment(crossing(rightB, rightT, y, false), false, false, y); !r) return r.error();
-        }
-        std::vector<double> xy;
-        xy.reserve(size_t(segments + 1) * 2);
-        for (int k = 0; k <= segments; ++k) xy.insert(xy.end(), {lon.min + (lon.max - lon.min) * k / segments, y});
-        features << lineFeature(id++, std::move(xy));
     }
     return std::unique_ptr<FeatureCursor>(new ListCursor(fields, std::move(features)));
 }

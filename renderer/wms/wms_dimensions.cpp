@@ -34,14 +34,19 @@ std::optional<ExprTime> parseTime(const QString& text)
 
 // msValidateTimeValue: every item (value or range) lies in some extent item;
 // extent values match exactly. A quote anywhere refuses the value.
+// More values than any client needs in one request: refused as invalid
+// rather than turned into a filter (and a statement) of that size.
+constexpr qsizetype kMaxValues = 100;
+
 bool timeInExtent(const QString& value, const QString& extent)
 {
-    if (value.contains(QLatin1Char('\''))) return false;
+    if (value.contains(QLatin1Char('\'')) || value.count(QLatin1Char(',')) >= kMaxValues) return false;
     const QList<Item> allowed = items(extent);
     for (const Item& r : items(value)) {
         const auto a = parseTime(r.first);
         const auto b = r.last ? parseTime(*r.last) : a;
-        if (!a || !b) return false;
+        // A range that ends before it starts is no range (min <= max).
+        if (!a || !b || a->compare(*b) > 0) return false;
         bool inside = false;
         for (const Item& e : allowed) {
             const auto ea = parseTime(e.first);
@@ -101,11 +106,12 @@ ExprTime bound(ExprTime t, int resolution, bool last)
 // ranges, OR-ed; the first item decides whether the request is ranges, and
 // items of the other kind are dropped. At a resolution (wms_timeformat) a
 // value means every time that has its fields down to that resolution.
-QString timeFilter(const QString& item, const QString& value, int resolution)
+QString timeFilter(const QString& item, const QString& value, int resolution, RequestConditionDef* condition)
 {
     const QList<Item> requested = items(value);
     const bool ranges = requested.first().last.has_value();
     const QString attr = QStringLiteral("`[%1]`").arg(item);
+    *condition = RequestConditionDef{item, RequestConditionDef::Kind::Time, {}};
     QStringList parts;
     for (const Item& r : requested) {
         if (r.last.has_value() != ranges) continue;
@@ -113,11 +119,13 @@ QString timeFilter(const QString& item, const QString& value, int resolution)
         const ExprTime b = r.last ? *parseTime(*r.last) : a;
         if (!ranges && resolution == 0) {
             parts << QStringLiteral("(%1 = `%2`)").arg(attr, a.literal());
+            condition->ranges.append({a.literal(), a.literal()});
             continue;
         }
         const ExprTime lo = resolution ? bound(a, resolution, false) : a;
         const ExprTime hi = resolution ? bound(b, resolution, true) : b;
         parts << QStringLiteral("(%1 >= `%2` AND %1 <= `%3`)").arg(attr, lo.literal(), hi.literal());
+        condition->ranges.append({lo.literal(), hi.literal()});
     }
     return QLatin1Char('(') + parts.join(QLatin1String(" OR ")) + QLatin1Char(')');
 }
@@ -131,11 +139,14 @@ bool number(const QString& text, double* out)
 
 // msWMSValidateDimensionValue, and the filter of the values it accepts:
 // numbers as numbers, strings as the extent spells them, ranges as ranges.
-std::optional<QString> dimensionFilter(const QString& item, const QString& value, const QString& extent, bool forceString)
+std::optional<QString> dimensionFilter(const QString& item, const QString& value, const QString& extent, bool forceString,
+                                       RequestConditionDef* condition)
 {
+    if (value.count(QLatin1Char(',')) >= kMaxValues) return std::nullopt;
     const QList<Item> allowed = items(extent);
     double probe = 0;
     const bool numeric = !forceString && !allowed.isEmpty() && number(allowed.first().first, &probe);
+    *condition = RequestConditionDef{item, numeric ? RequestConditionDef::Kind::Number : RequestConditionDef::Kind::String, {}};
     QStringList parts;
     for (const Item& r : items(value)) {
         std::optional<QString> part;
@@ -144,17 +155,24 @@ std::optional<QString> dimensionFilter(const QString& item, const QString& value
                 double a = 0, b = 0, ea = 0, eb = 0;
                 if (e.last && number(r.first, &a) && number(*r.last, &b) && number(e.first, &ea) && number(*e.last, &eb) && ea <= a
                     && b <= eb && a <= b)
-                    part = QStringLiteral("([%1] >= %2 AND [%1] <= %3)").arg(item, QString::number(a, 'g', 17), QString::number(b, 'g', 17));
+                    part = QStringLiteral("([%1] >= %2 AND [%1] <= %3)").arg(item, QString::number(a, 'g', 17), QString::number(b, 'g', 17)),
+                    condition->kind = RequestConditionDef::Kind::Number,
+                    condition->ranges.append({QString::number(a, 'g', 17), QString::number(b, 'g', 17)});
             } else if (e.last) {
                 double v = 0, ea = 0, eb = 0;
                 if (number(r.first, &v) && number(e.first, &ea) && number(*e.last, &eb) && ea <= v && v <= eb)
-                    part = QStringLiteral("([%1] = %2)").arg(item, QString::number(v, 'g', 17));
+                    part = QStringLiteral("([%1] = %2)").arg(item, QString::number(v, 'g', 17)),
+                    condition->kind = RequestConditionDef::Kind::Number,
+                    condition->ranges.append({QString::number(v, 'g', 17), QString::number(v, 'g', 17)});
             } else if (numeric) {
                 double v = 0, ev = 0;
                 if (number(r.first, &v) && number(e.first, &ev) && v == ev)
-                    part = QStringLiteral("([%1] = %2)").arg(item, QString::number(v, 'g', 17));
+                    part = QStringLiteral("([%1] = %2)").arg(item, QString::number(v, 'g', 17)),
+                    condition->ranges.append({QString::number(v, 'g', 17), QString::number(v, 'g', 17)});
             } else if (r.first == e.first && !e.first.contains(QLatin1Char('"'))) {
                 part = QStringLiteral("(\"[%1]\" = \"%2\")").arg(item, e.first);
+                condition->kind = RequestConditionDef::Kind::String;
+                condition->ranges.append({e.first, e.first});
             }
             if (part) break;
         }
@@ -204,7 +222,9 @@ public:
                 }
             }
             if (!timeInExtent(value, extent)) return outside(value, extent);
-            add(i, timeFilter(*wmsMetadata(md, QStringLiteral("timeitem")), value, resolution));
+            RequestConditionDef condition;
+            const QString filter = timeFilter(*wmsMetadata(md, QStringLiteral("timeitem")), value, resolution, &condition);
+            add(i, filter, condition);
         }
         return std::nullopt;
     }
@@ -228,11 +248,12 @@ public:
                 const auto item = meta("item"), extent = meta("extent"), units = meta("units");
                 const bool character = meta("type").value_or(QString()).compare(QLatin1String("Character"), Qt::CaseInsensitive) == 0;
                 std::optional<QString> filter;
-                if (item && extent && units) filter = dimensionFilter(*item, value, *extent, character);
+                RequestConditionDef condition;
+                if (item && extent && units) filter = dimensionFilter(*item, value, *extent, character, &condition);
                 if (!filter)
                     return Failure{kInvalid, QStringLiteral("msWMSApplyDimension: WMS server error. Dimension %1 with a value of %2 is "
                                                             "invalid or outside the extents defined").arg(name, *given)};
-                add(i, *filter);
+                add(i, *filter, condition);
             }
         }
         return std::nullopt;
@@ -257,6 +278,7 @@ public:
             layer.filter = {ExpressionDef::Type::Logical, old.isEmpty() ? entry.second : QStringLiteral("(%1) AND %2").arg(old, entry.second)};
             layer.filterItem.clear();
         }
+        for (const auto& [index, condition] : m_conditions) map.layers[index].requestConditions.append(condition);
         return map;
     }
 
@@ -273,8 +295,9 @@ private:
                                          "extent defined (%2).").arg(value, extent)};
     }
 
-    void add(int layer, const QString& filter)
+    void add(int layer, const QString& filter, const RequestConditionDef& condition)
     {
+        m_conditions.append({layer, condition});
         for (auto& entry : m_filters)
             if (entry.first == layer) {
                 entry.second = QStringLiteral("%1 AND %2").arg(entry.second, filter);
@@ -285,6 +308,7 @@ private:
 
     const WmsContext& m_ctx;
     QList<std::pair<int, QString>> m_filters;  // layer index -> condition
+    QList<std::pair<int, RequestConditionDef>> m_conditions;  // the same, for databases
 };
 
 }  // namespace

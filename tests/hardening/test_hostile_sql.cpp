@@ -32,6 +32,12 @@ INSERT INTO hroads VALUES
   (1, 'Alpha', 'main', 'SRID=4326;LINESTRING(1 1, 9 9)'),
   (2, 'O''Brien', 'minor', 'SRID=4326;LINESTRING(1 9, 9 1)'),
   (3, '<b>x</b>', 'main', 'SRID=4326;LINESTRING(12 2, 18 8)');
+DROP TABLE IF EXISTS hevents;
+CREATE TABLE hevents (gid integer PRIMARY KEY, t timestamp, geom geometry(Point,4326));
+INSERT INTO hevents VALUES
+  (1, '2004-01-01 00:00:00', 'SRID=4326;POINT(2 2)'),
+  (2, '2004-01-02 00:00:00', 'SRID=4326;POINT(4 4)'),
+  (3, '2004-02-01 12:00:00', 'SRID=4326;POINT(6 6)');
 CREATE TABLE hcanary (v text);
 INSERT INTO hcanary VALUES ('alive');
 )SQL";
@@ -69,6 +75,16 @@ QByteArray mapText(const QString& conninfo)
     VALIDATION "kind" "^[a-z]+$" "default_kind" "main" END
     FILTER ("[name]" != "nobody")
     CLASS STYLE COLOR 0 120 0 END END
+  END
+  LAYER
+    NAME "pgevents"
+    TYPE POINT
+    STATUS OFF
+    CONNECTIONTYPE POSTGIS
+    CONNECTION ")" + conn + R"("
+    DATA "geom from hevents using unique gid using srid=4326"
+    METADATA "wms_timeitem" "t" "wms_timeextent" "2004-01-01/2004-03-01" END
+    CLASS STYLE COLOR 0 0 0 SIZE 3 END END
   END
   LAYER
     NAME "pgslow"
@@ -161,6 +177,7 @@ private Q_SLOTS:
     void parametersCannotChangeSql_data();
     void parametersCannotChangeSql();
     void timeLimitCancelsSlowQuery();
+    void timeIsBoundInTheWhereClause();
 };
 
 static const QByteArray kGetMap = "SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=pgroads,pgsub&STYLES=&SRS=EPSG:4326"
@@ -272,6 +289,15 @@ void TestHostileSql::parametersCannotChangeSql_data()
     QTest::newRow("CQL_FILTER") << kGetMap + "&CQL_FILTER=" + QUrl::toPercentEncoding(QStringLiteral("kind='x' OR 1=1; DROP TABLE hcanary"));
     QTest::newRow("EXP_FILTER") << kGetMap + "&EXP_FILTER=" + orTrue;
     QTest::newRow("TIME") << kGetMap + "&TIME=" + drop;
+    const QByteArray events = QByteArray(kGetMap).replace("LAYERS=pgroads,pgsub", "LAYERS=pgevents");
+    QTest::newRow("TIME on a time layer") << events + "&TIME=" + drop;
+    QTest::newRow("TIME quote in a time") << events + "&TIME=" + QUrl::toPercentEncoding(QStringLiteral("2004-01-01' OR '1'='1"));
+    QTest::newRow("TIME regex") << events + "&TIME=" + QUrl::toPercentEncoding(QStringLiteral("(a+)+$.*"));
+    QTest::newRow("TIME format string") << events + "&TIME=%25s%25n%25x";
+    QTest::newRow("TIME reversed range") << events + "&TIME=2004-02-01/2004-01-01";
+    QByteArray many;
+    for (int i = 0; i < 5000; ++i) many += QByteArray(i ? "," : "") + "2004-01-01";
+    QTest::newRow("TIME huge list") << events + "&TIME=" + many;
     QTest::newRow("DIM") << kGetMap + "&DIM_KIND=" + drop + "&ELEVATION=" + drop;
     QTest::newRow("SORTBY") << kGetMap + "&SORTBY=" + QUrl::toPercentEncoding(QStringLiteral("name; DROP TABLE hcanary"));
     QTest::newRow("GFI X") << info("X=50", "X=50" + drop);
@@ -334,6 +360,38 @@ void TestHostileSql::timeLimitCancelsSlowQuery()
     const Response next = server.router->handle("GET", "/sql", kGetMap);
     QCOMPARE(next.contentType(), QByteArray("image/png"));
     QCOMPARE(rawGet(server.http->port(), "/health").status, 200);
+}
+
+// A TIME on a PostGIS layer reaches its WHERE clause as bound parameters:
+// the statement names only $n placeholders, the times travel as values, and
+// only the matching rows come back.
+void TestHostileSql::timeIsBoundInTheWhereClause()
+{
+    const QByteArray events = QByteArray(kGetMap).replace("LAYERS=pgroads,pgsub", "LAYERS=pgevents");
+    struct Case {
+        const char* time;
+        int features;
+        const char* param;
+    };
+    for (const Case& c : {Case{"2004-01-02", 1, "2004-01-02 00:00:00"}, Case{"2004-01-01/2004-01-31", 2, "2004-01-31 00:00:00"}}) {
+        const qint64 mark = fileSize(m_log);
+        const Response r = ask(events + "&TIME=" + c.time);
+        QCOMPARE(r.contentType(), QByteArray("image/png"));
+        QVERIFY(r.trace);
+        QCOMPARE(r.trace->layers.size(), 1);
+        QCOMPARE(r.trace->layers.first().features, c.features);
+        QThread::msleep(100);
+        bool seen = false;
+        for (const Statement& s : statementsSince(m_log, mark)) {
+            if (!s.text.contains(QLatin1String("hevents"))) continue;
+            seen = true;
+            QVERIFY2(s.text.contains(QLatin1String("\"t\" = $5")) || s.text.contains(QLatin1String("\"t\" >= $5 AND \"t\" <= $6")),
+                     qPrintable(s.text));
+            QVERIFY2(!s.text.contains(QLatin1String("2004")), qPrintable(s.text));
+            QVERIFY2(s.params.contains(QLatin1String(c.param)), qPrintable(s.params.join(QLatin1Char(' '))));
+        }
+        QVERIFY2(seen, "the layer's SELECT is in the statement log");
+    }
 }
 
 QTEST_MAIN(TestHostileSql)

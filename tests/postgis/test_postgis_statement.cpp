@@ -20,6 +20,7 @@ private Q_SLOTS:
     void parseData();
     void buildStatement_data();
     void buildStatement();
+    void conditionsAreBound();
     void redactsPasswords_data();
     void redactsPasswords();
 };
@@ -144,6 +145,25 @@ void TestPostgisStatement::buildStatement()
         QCOMPARE(st->params[i].toDouble(&ok), params[i]);  // exact round trip
         QVERIFY(ok);
     }
+}
+
+// TIME / dimension values become placeholders after the bbox's four, typed
+// by the server from the column (only the bbox is float8).
+void TestPostgisStatement::conditionsAreBound()
+{
+    const auto d = PostgisDataDef::parse(QStringLiteral("geom from events using unique gid using srid=4326"));
+    QVERIFY(d);
+    PostgisSelectSpec spec{*d, {"name"}, Rect{0, 0, 10, 10}, 4326, {}, -1};
+    spec.conditions = {RequestConditionDef{"t", RequestConditionDef::Kind::Time,
+                                           {{"2004-01-02 00:00:00", "2004-01-02 00:00:00"}, {"2004-02-01 00:00:00", "2004-02-29 23:59:59"}}},
+                       RequestConditionDef{"le\"vel", RequestConditionDef::Kind::Number, {{"100", "100"}}}};
+    const auto st = PostgisStatement::select(spec);
+    QVERIFY2(st, qPrintable(st.message()));
+    QVERIFY2(st->sql.endsWith(QLatin1String(" AND (\"t\" = $5 OR (\"t\" >= $6 AND \"t\" <= $7)) AND (\"le\"\"vel\" = $8)")),
+             qPrintable(st->sql));
+    QCOMPARE(st->params.mid(4), QStringList({"2004-01-02 00:00:00", "2004-02-01 00:00:00", "2004-02-29 23:59:59", "100"}));
+    QCOMPARE(st->float8Params, 4);
+    QVERIFY(!st->sql.contains(QLatin1String("2004")));
 }
 
 void TestPostgisStatement::redactsPasswords_data()

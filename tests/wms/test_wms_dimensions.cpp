@@ -5,6 +5,7 @@
 #include "mapfile/map_loader.h"
 #include "render/engine.h"
 #include "wms/wms_service.h"
+#include "dimensions_map_support.h"
 
 #include <QImage>
 #include <QRegularExpression>
@@ -18,27 +19,8 @@ namespace {
 const QString kGetMap = QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:4326&BBOX=0,0,100,100"
                                        "&STYLES=&FORMAT=image/png&WIDTH=100&HEIGHT=100&LAYERS=");
 
-// The points a map shows, by name: a (x 10), b (30), c (50), d (70), on row 50.
-QString drawn(const QImage& image)
-{
-    QString out;
-    const char* names = "abcd";
-    for (int i = 0; i < 4; ++i)
-        if (qGray(image.pixel(10 + 20 * i, 49)) < 128) out += QLatin1Char(names[i]);
-    return out;
-}
-
-// "code: message" of a ServiceException, or empty.
-QString exception(const QByteArray& body)
-{
-    QXmlStreamReader xml(body);
-    while (!xml.atEnd())
-        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("ServiceException")) {
-            const QString code = xml.attributes().value(QLatin1String("code")).toString();
-            return code + QStringLiteral(": ") + xml.readElementText().trimmed();
-        }
-    return QString();
-}
+using test::drawnPoints;
+using test::serviceExceptionText;
 
 }  // namespace
 
@@ -85,7 +67,7 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         const Response r = ask(kGetMap + extra);
         QCOMPARE(r.contentType(), QByteArray("image/png"));
-        QCOMPARE(drawn(QImage::fromData(r.body)), expected);
+        QCOMPARE(drawnPoints(QImage::fromData(r.body)), expected);
     }
 
     // wms_timeformat: a value at hour resolution means the whole hour, for
@@ -98,7 +80,7 @@ private Q_SLOTS:
         map.web.metadata.set(QStringLiteral("wms_timeformat"), QStringLiteral("YYYY-MM-DD HH, YYYY-MM-DD"));
         const WmsService service(std::make_shared<const MapDef>(map));
         const auto draw = [&](const QString& time) {
-            return drawn(QImage::fromData(service.handle(WmsRequest::fromQueryString((kGetMap + "events&TIME=" + time).toUtf8())).body));
+            return drawnPoints(QImage::fromData(service.handle(WmsRequest::fromQueryString((kGetMap + "events&TIME=" + time).toUtf8())).body));
         };
         QCOMPARE(draw(QStringLiteral("2004-01-01%2014")), QStringLiteral("ab"));
         QCOMPARE(draw(QStringLiteral("2004-01-01%2014:10:00")), QStringLiteral("ab"));
@@ -107,7 +89,7 @@ private Q_SLOTS:
         QCOMPARE(draw(QStringLiteral("2004-01-01%2015/2004-01-02")), QStringLiteral("abcd"));
         QCOMPARE(draw(QStringLiteral("2004-01-01%2015/2004-01-01%2016")), QStringLiteral("c"));
         // A value no listed format matches is refused.
-        QCOMPARE(exception(service.handle(WmsRequest::fromQueryString((kGetMap + "events&TIME=2004-01").toUtf8())).body).section(':', 0, 0),
+        QCOMPARE(serviceExceptionText(service.handle(WmsRequest::fromQueryString((kGetMap + "events&TIME=2004-01").toUtf8())).body).section(':', 0, 0),
                  QStringLiteral("InvalidDimensionValue"));
     }
 
@@ -129,6 +111,16 @@ private Q_SLOTS:
         QTest::newRow("not a time") << "events&TIME=yesterday"
                                     << "InvalidDimensionValue: msWMSApplyTime: WMS server error. Time value(s) yesterday given is "
                                        "invalid or outside the time extent defined (2004-01-01/2004-02-01).";
+        QTest::newRow("a reversed range") << "events&TIME=2004-01-20/2004-01-10"
+                                          << "InvalidDimensionValue: msWMSApplyTime: WMS server error. Time value(s) "
+                                             "2004-01-20/2004-01-10 given is invalid or outside the time extent defined "
+                                             "(2004-01-01/2004-02-01).";
+        QString many = QStringLiteral("2004-01-02");
+        for (int i = 0; i < 100; ++i) many += QStringLiteral(",2004-01-02");
+        QTest::newRow("more than 100 values")
+            << "events&TIME=" + many
+            << "InvalidDimensionValue: msWMSApplyTime: WMS server error. Time value(s) " + many
+                   + " given is invalid or outside the time extent defined (2004-01-01/2004-02-01).";
         QTest::newRow("empty TIME, no default")
             << "events&TIME=" << "MissingDimensionValue: msWMSApplyTime: WMS server error. No Time value was given, and no default time value defined.";
         QTest::newRow("elevation outside the range")
@@ -145,7 +137,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, extra);
         QFETCH(QString, expected);
-        QCOMPARE(exception(ask(kGetMap + extra).body), expected);
+        QCOMPARE(serviceExceptionText(ask(kGetMap + extra).body), expected);
     }
 
     void featureInfoFollowsTime()

@@ -6,6 +6,7 @@
 #include "render/engine.h"
 #include "wms/ogc_filter.h"
 #include "wms/wms_service.h"
+#include "dimensions_map_support.h"
 
 #include <QImage>
 #include <QTest>
@@ -19,26 +20,8 @@ namespace {
 const QString kGetMap = QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:4326&BBOX=0,0,100,100"
                                        "&STYLES=&FORMAT=image/png&WIDTH=100&HEIGHT=100&LAYERS=events");
 
-// The points a map shows, by name: a (x 10), b (30), c (50), d (70), on row 50.
-QString drawn(const QImage& image)
-{
-    QString out;
-    const char* names = "abcd";
-    for (int i = 0; i < 4; ++i)
-        if (qGray(image.pixel(10 + 20 * i, 49)) < 128) out += QLatin1Char(names[i]);
-    return out;
-}
-
-QString exceptionCode(const QByteArray& body)
-{
-    QXmlStreamReader xml(body);
-    while (!xml.atEnd())
-        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("ServiceException")) {
-            const QString code = xml.attributes().value(QLatin1String("code")).toString();
-            return code + QStringLiteral(": ") + xml.readElementText().trimmed();
-        }
-    return QString();
-}
+using test::drawnPoints;
+using test::serviceExceptionText;
 
 QString equal(const char* property, const char* literal)
 {
@@ -112,7 +95,7 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         const Response r = withFilter(value);
         QVERIFY2(r.contentType().startsWith("image/png"), r.body.left(400).constData());
-        QCOMPARE(drawn(QImage::fromData(r.body)), expected);
+        QCOMPARE(drawnPoints(QImage::fromData(r.body)), expected);
     }
 
     void wms130ReadsLatitudeFirst()
@@ -122,7 +105,7 @@ private Q_SLOTS:
         const Response r = withFilter(filter(QStringLiteral("<DWithin><PropertyName>Geometry</PropertyName><gml:Point><gml:coordinates>50,10"
                                                             "</gml:coordinates></gml:Point><Distance units='dd'>5</Distance></DWithin>")),
                                       base);
-        QCOMPARE(drawn(QImage::fromData(r.body)), QStringLiteral("a"));
+        QCOMPARE(drawnPoints(QImage::fromData(r.body)), QStringLiteral("a"));
     }
 
     void refusals_data()
@@ -147,7 +130,7 @@ private Q_SLOTS:
         QFETCH(QString, value);
         QFETCH(QString, message);
         // 1.3.0: InvalidParameterValue is one of its exception codes (1.1.1 has none for this).
-        const QString e = exceptionCode(withFilter(value, wms130()).body);
+        const QString e = serviceExceptionText(withFilter(value, wms130()).body);
         QVERIFY2(e.startsWith(QLatin1String("InvalidParameterValue: msWMSApplyFilter")) && e.contains(message), qPrintable(e));
     }
 

@@ -51,8 +51,10 @@ PgResult awaitResult(PGconn* conn, const CancelToken& cancel)
     return PgResult(last);
 }
 
+// `float8Params`: how many leading parameters are float8 (-1: all); the
+// server types the others by the column they are compared with.
 PgResult exec(PGconn* conn, const QString& sql, const QStringList& params, bool typedBinary,
-              const CancelToken* cancel = nullptr)
+              const CancelToken* cancel = nullptr, int float8Params = -1)
 {
     const QByteArray text = sql.toUtf8();
     std::vector<QByteArray> values;
@@ -60,7 +62,9 @@ PgResult exec(PGconn* conn, const QString& sql, const QStringList& params, bool 
     values.reserve(size_t(params.size()));
     for (const QString& p : params) values.push_back(p.toUtf8());
     for (const QByteArray& v : values) ptrs.push_back(v.constData());
-    const std::vector<Oid> types(values.size(), kFloat8Oid);
+    std::vector<Oid> types(values.size(), kFloat8Oid);
+    if (float8Params >= 0)
+        for (size_t i = size_t(float8Params); i < types.size(); ++i) types[i] = 0;
     if (cancel) {
         if (!PQsendQueryParams(conn, text.constData(), int(values.size()), typedBinary ? types.data() : nullptr,
                                ptrs.data(), nullptr, nullptr, typedBinary ? 1 : 0))
@@ -75,7 +79,7 @@ PgResult exec(PGconn* conn, const QString& sql, const QStringList& params, bool 
 
 PgResult execBinary(PGconn* conn, const PostgisStatement& st, const CancelToken& cancel)
 {
-    return exec(conn, st.sql, st.params, true, &cancel);
+    return exec(conn, st.sql, st.params, true, &cancel, st.float8Params);
 }
 
 PgResult execText(PGconn* conn, const QString& sql, const QStringList& params)

@@ -99,6 +99,7 @@ Result<std::unique_ptr<PostgisFeatureSource>> PostgisFeatureSource::open(const L
     src->m_dataText = layer.data;
     src->m_data = *data;
     src->m_nativeFilter = opts.value(QStringLiteral("NATIVE_FILTER"), {});
+    src->m_conditions = layer.requestConditions;
     src->m_pooled = close != QLatin1String("ALWAYS");
     src->m_pool = std::move(pool);
     return src;
@@ -188,6 +189,7 @@ Result<PostgisStatement> PostgisFeatureSource::statement(const QStringList& colu
     spec.bbox = bbox;
     spec.srid = info->srid;
     spec.nativeFilter = m_nativeFilter;
+    spec.conditions = m_conditions;
     spec.limit = limit;
     return PostgisStatement::select(spec);
 }
@@ -221,6 +223,7 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
         spec.bbox = q.bbox;
         spec.srid = info->srid;
         spec.nativeFilter = m_nativeFilter;
+        spec.conditions = m_conditions;
         spec.limit = q.maxFeatures;
         const Result<PostgisStatement> st = PostgisStatement::select(spec);
         if (!st) return failWith(st.message());

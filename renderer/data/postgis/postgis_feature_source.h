@@ -49,6 +49,7 @@ private:
     QString m_dataText;
     PostgisDataDef m_data;
     QString m_nativeFilter;
+    QList<RequestConditionDef> m_conditions;  // the request's TIME / dimensions
     bool m_pooled = true;
     std::shared_ptr<PgConnectionPool> m_pool;
     mutable QList<std::shared_ptr<DbTrace>> m_traces;  // completed by cursors as they read

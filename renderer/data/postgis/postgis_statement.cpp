@@ -50,6 +50,24 @@ Result<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec)
         st.params = {number(b.minx), number(b.miny), number(b.maxx), number(b.maxy)};
     }
     if (!spec.nativeFilter.trimmed().isEmpty()) where << QLatin1Char('(') + spec.nativeFilter.trimmed() + QLatin1Char(')');
+    st.float8Params = int(st.params.size());
+    // Each condition: (item = $n OR (item >= $n AND item <= $m) ...), the
+    // values bound as text for the server to read as the column's type.
+    for (const RequestConditionDef& c : spec.conditions) {
+        if (c.ranges.isEmpty()) continue;
+        const QString column = quotePgIdentifier(c.item);
+        QStringList alternatives;
+        for (const auto& [lo, hi] : c.ranges) {
+            if (lo == hi) {
+                st.params << lo;
+                alternatives << QStringLiteral("%1 = $%2").arg(column).arg(st.params.size());
+            } else {
+                st.params << lo << hi;
+                alternatives << QStringLiteral("(%1 >= $%2 AND %1 <= $%3)").arg(column).arg(st.params.size() - 1).arg(st.params.size());
+            }
+        }
+        where << QLatin1Char('(') + alternatives.join(QLatin1String(" OR ")) + QLatin1Char(')');
+    }
 
     st.sql = QLatin1String("SELECT ") + select.join(QLatin1Char(',')) + QLatin1String(" FROM ") + from;
     if (!where.isEmpty()) st.sql += QLatin1String(" WHERE ") + where.join(QLatin1String(" AND "));

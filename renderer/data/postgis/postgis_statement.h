@@ -1,8 +1,8 @@
 #pragma once
 // The one SELECT a PostGIS layer runs per draw. Its shape depends only on the
-// mapfile (DATA, PROCESSING, the attributes the styles use); everything that
-// comes from a request -- the bbox -- is bound as numeric parameters, so no
-// request can change the SQL.
+// mapfile (DATA, PROCESSING, the attributes the styles use) and on how many
+// TIME / dimension values a request gives; the values themselves -- the bbox,
+// the times -- are bound as parameters, so no request can change the SQL.
 
 #include "core/result.h"
 #include "data/postgis/postgis_data_def.h"
@@ -21,11 +21,15 @@ struct PostgisSelectSpec {
     int srid = 0;            // 0: unknown (envelope without SRID)
     QString nativeFilter;    // PROCESSING NATIVE_FILTER: trusted SQL from the mapfile
     int limit = -1;          // MAXFEATURES; -1: none
+    // WMS TIME / dimensions: each an OR of equalities and ranges on its item
+    // (a mapfile name), values bound and typed by the column.
+    QList<RequestConditionDef> conditions;
 };
 
 struct PostgisStatement {
     QString sql;
-    QStringList params;      // $1.. as text; all float8 (bbox minx, miny, maxx, maxy)
+    QStringList params;      // $1.. as text: the bbox (float8), then condition values
+    int float8Params = 0;    // the first this many are float8; the rest the server types by their column
 
     // Result layout: columns 0..n-1 are the attributes, then the WKB, then
     // the unique id when DATA has `using unique`.
