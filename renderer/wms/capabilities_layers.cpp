@@ -282,6 +282,9 @@ private:
         } else {
             urlBlock(lp.metadata, QStringLiteral("dataurl"), QStringLiteral("DataURL"), false);
         }
+        // FeatureListURL needs both its format and its href.
+        if (wmsMetadata(lp.metadata, QStringLiteral("featurelist_format")))
+            urlBlock(lp.metadata, QStringLiteral("featurelist"), QStringLiteral("FeatureListURL"), false);
         styles(index);
         m_w.scaleRange(lp.minScaleDenom, lp.maxScaleDenom);
         if (!keepOpen) xml.writeEndElement();

@@ -51,6 +51,13 @@ std::optional<int> positiveInt(const std::optional<QString>& v)
 Response wmsGetLegendGraphic(const WmsContext& ctx)
 {
     const QString where = QStringLiteral("msWMSGetLegendGraphic(): WMS server error. ");
+    // SLD 1.1.0 is GetLegendGraphic's home in WMS 1.3.0: its version is required there.
+    const auto sldVersion = ctx.request.value(QStringLiteral("SLD_VERSION"));
+    if (!sldVersion && ctx.version >= Wms130)
+        return ctx.error(QStringLiteral("MissingParameterValue"), where + QStringLiteral("Missing required parameter SLD_VERSION"));
+    if (sldVersion && ctx.version >= Wms130 && sldVersion->compare(QLatin1String("1.1.0")) != 0)
+        return ctx.error(QStringLiteral("InvalidParameterValue"),
+                         where + QStringLiteral("Invalid SLD_VERSION parameter value. 1.1.0 is the only supported value"));
     const auto layerName = ctx.request.value(QStringLiteral("LAYER"));
     if (!layerName || layerName->isEmpty())
         return ctx.error(QStringLiteral("LayerNotDefined"), where + QStringLiteral("Mandatory LAYER parameter missing in GetLegendGraphic request."));

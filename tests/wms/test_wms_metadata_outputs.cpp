@@ -97,6 +97,9 @@ private Q_SLOTS:
         QCOMPARE(caps.count("http://example.org/a.html"), 1);
         QVERIFY(caps.indexOf("http://example.org/a.xml") < caps.indexOf("http://example.org/a.html"));
         QVERIFY(caps.contains("<Format>application/zip</Format>"));
+        // FeatureListURL after the DataURL, as the DTD orders them.
+        const qsizetype list = caps.indexOf("<FeatureListURL>");
+        QVERIFY(list > caps.indexOf("http://example.org/a.zip") && caps.indexOf("http://example.org/features.json") > list);
         QVERIFY(!caps.contains("request=GetMetadata&amp;layer=areas"));  // no generated MetadataURL beside the listed ones
     }
 
@@ -109,6 +112,16 @@ private Q_SLOTS:
         QVERIFY(caps.contains("<LogoURL width=\"60\" height=\"20\">"));
         QVERIFY(caps.contains("xlink:href=\"http://example.org/logo.png\""));
         QVERIFY(caps.contains("resx=\"0.5\" resy=\"0.25\""));
+    }
+
+    void legendGraphicSldVersion()
+    {
+        const QString base = QStringLiteral("SERVICE=WMS&VERSION=1.3.0&REQUEST=GetLegendGraphic&LAYER=areas&FORMAT=image/png");
+        QVERIFY(ask(base).body.contains("code=\"MissingParameterValue\""));
+        QVERIFY(ask(base + "&SLD_VERSION=1.0.0").body.contains("code=\"InvalidParameterValue\""));
+        QCOMPARE(ask(base + "&SLD_VERSION=1.1.0").contentType(), QByteArray("image/png"));
+        // WMS 1.1.1 has no SLD_VERSION of its own: none needed.
+        QCOMPARE(ask(QString(base).replace("1.3.0", "1.1.1")).contentType(), QByteArray("image/png"));
     }
 
     void version100Layout()
