@@ -54,6 +54,9 @@ struct ServeOptions {
     QString fastcgi;          // a unix socket path or ":PORT": FastCGI instead of HTTP
     QStringList allowedRoots; // more data roots (mapfile/data_roots.h)
     PgPoolSettings pg;        // the PostgreSQL pool every served map shares
+    double drainS = 2;        // SIGTERM: seconds /health says "draining" before the listener closes
+    int instances = 1;        // how many serve processes share the database (for the budget)
+    int pgBudget = 0;         // the database's connections for all of them; 0: no check
 };
 int runServe(const ServeOptions& o);  // until SIGINT/SIGTERM
 

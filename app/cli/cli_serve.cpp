@@ -9,6 +9,8 @@
 #include <QDir>
 #include <QUrl>
 
+#include <poll.h>
+
 #include <csignal>
 #include <cstdio>
 #include <unistd.h>
@@ -19,9 +21,9 @@ namespace {
 
 int g_signalPipe[2] = {-1, -1};
 
-void onSignal(int)
+void onSignal(int signal)
 {
-    const char byte = 1;
+    const char byte = signal == SIGTERM ? 'T' : 'I';
     [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &byte, 1);
 }
 
@@ -38,11 +40,24 @@ bool installSignalHandlers()
     return true;
 }
 
-void waitForSignal()
+// Blocks until SIGINT or SIGTERM; true for SIGTERM (a planned stop).
+bool waitForSignal()
 {
     char byte = 0;
     while (::read(g_signalPipe[0], &byte, 1) < 0 && errno == EINTR) {
     }
+    return byte == 'T';
+}
+
+// SIGTERM: /health says "draining" for `seconds` while requests are still
+// served, so that a load balancer's health checks move new work to the other
+// instances before this one stops listening. A second signal cuts it short.
+void drain(ServiceRouter& router, double seconds)
+{
+    router.setDraining(true);
+    std::fprintf(stderr, "maptune-cli serve: draining for %.1f s (/health answers 503)\n", seconds);
+    pollfd fd{g_signalPipe[0], POLLIN, 0};
+    ::poll(&fd, 1, int(seconds * 1000));
 }
 
 void printServed(const MapRegistry& registry, const QString& host, int port)
@@ -80,6 +95,18 @@ int runServe(const ServeOptions& o)
             printError(added.message());
             return 1;
         }
+    // Many instances, one PostgreSQL: each instance's pool may open
+    // pool size connections per CONNECTION string.
+    if (o.pgBudget > 0) {
+        const int strings = int(registry.postgisConnectionStrings().size());
+        const qint64 needed = qint64(o.instances) * o.pg.maxPerKey * strings;
+        if (needed > o.pgBudget) {
+            printError(QStringLiteral("--pg-connection-budget %1 is too small: %2 instances x pool size %3 x %4 CONNECTION "
+                                      "string(s) may open %5 connections; lower --pg-pool-size or put PgBouncer in front")
+                           .arg(o.pgBudget).arg(o.instances).arg(o.pg.maxPerKey).arg(strings).arg(needed));
+            return 1;
+        }
+    }
     ServerOptions so;
     so.host = o.host;
     so.port = o.port;
@@ -102,7 +129,7 @@ int runServe(const ServeOptions& o)
             std::printf("Serving %s over FastCGI on %s (map by the last path segment, e.g. /%s?SERVICE=WMS&REQUEST=GetCapabilities)\n",
                         qPrintable(name), qPrintable(o.fastcgi), qPrintable(name));
         std::fflush(stdout);
-        waitForSignal();
+        if (waitForSignal() && o.drainS > 0) drain(router, o.drainS);
         server.stop();
     } else {
         HttpServer server(router);
@@ -115,7 +142,7 @@ int runServe(const ServeOptions& o)
             return 1;
         }
         printServed(registry, so.host, server.port());
-        waitForSignal();
+        if (waitForSignal() && o.drainS > 0) drain(router, o.drainS);
         std::fprintf(stderr, "maptune-cli serve: stopping (finishing requests in flight)\n");
         server.stop();
     }

@@ -94,6 +94,19 @@ int main(int argc, char** argv)
                       "seconds to connect, unless the CONNECTION string sets connect_timeout")
         ->check(CLI::PositiveNumber)->capture_default_str();
 
+    double sDrain = 2;
+    int sInstances = 1, sBudget = 0;
+    serve->add_option("--drain", sDrain,
+                      "on SIGTERM, seconds /health answers 503 \"draining\" (requests still served) before the "
+                      "listener closes and requests in flight finish")
+        ->check(CLI::NonNegativeNumber)->capture_default_str();
+    serve->add_option("--instances", sInstances, "serve processes sharing the PostgreSQL server (for --pg-connection-budget)")
+        ->check(CLI::PositiveNumber)->capture_default_str();
+    serve->add_option("--pg-connection-budget", sBudget,
+                      "PostgreSQL connections all instances may use together; refuse to start when "
+                      "instances x pool size x CONNECTION strings would pass it (default: no check)")
+        ->check(CLI::NonNegativeNumber);
+
     std::function<int()> runBenchCommand;
     auto* bench = cli::addBenchSubcommand(cli, runBenchCommand);
     std::function<int()> runAdviseCommand;
@@ -138,6 +151,9 @@ int main(int argc, char** argv)
         so.fastcgi = q(sFastcgi);
         for (const std::string& r : sRoots) so.allowedRoots << q(r);
         so.pg = sPg;
+        so.drainS = sDrain;
+        so.instances = sInstances;
+        so.pgBudget = sBudget;
         return cli::runServe(so);
     }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});

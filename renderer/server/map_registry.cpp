@@ -135,6 +135,16 @@ QStringList MapRegistry::names() const
     return out;
 }
 
+QSet<QString> MapRegistry::postgisConnectionStrings() const
+{
+    QSet<QString> out;
+    for (const QString& name : names())
+        if (const ServedMapPtr served = find(name))
+            for (const LayerDef& l : served->map->layers)
+                if (l.connectionType == ConnectionType::PostGIS) out.insert(l.connection);
+    return out;
+}
+
 QList<MapStatus> MapRegistry::status() const
 {
     std::lock_guard lock(m_mutex);

@@ -12,6 +12,7 @@
 #include "wms/wms_service.h"
 
 #include <QString>
+#include <QSet>
 #include <QStringList>
 
 #include <condition_variable>
@@ -62,6 +63,9 @@ public:
     // The only map when exactly one is served.
     ServedMapPtr single() const;
     QStringList names() const;
+    // The distinct CONNECTION strings of the served maps' PostGIS layers:
+    // the pool opens up to its size for each.
+    QSet<QString> postgisConnectionStrings() const;
     QList<MapStatus> status() const;
     const EngineContext& context() const { return *m_context; }
 

@@ -69,7 +69,7 @@ Response ServiceRouter::handle(const QByteArray& method, const QByteArray& path,
         r.headers.append({QByteArray("Allow"), QByteArray("GET, HEAD")});
         return r;
     }
-    if (path == "/health") return plain(200, "ok");
+    if (path == "/health") return m_draining.load() ? plain(503, "draining") : plain(200, "ok");
     if (path == "/metrics") {
         Response r;
         r.body = m_metrics.prometheusText(&m_registry);

@@ -50,8 +50,13 @@ public:
     // Told about every WMS request answered (null: nobody). The observer must
     // outlive the requests in flight: clear it and stop the transport first.
     void setObserver(RequestObserver* observer) { m_observer.store(observer); }
+    // Draining (before a planned stop): /health answers 503 "draining" so
+    // that load balancers send new work elsewhere; requests are still served.
+    void setDraining(bool draining) { m_draining.store(draining); }
+    bool draining() const { return m_draining.load(); }
 
 private:
+    std::atomic<bool> m_draining{false};
     ServedMapPtr resolve(const QByteArray& path, PathMode mode) const;
     Response unknownMap() const;
     Response wms(const ServedMap& map, const QByteArray& query, const QByteArray& selfUrl);

@@ -1,6 +1,8 @@
 // maptune-cli end to end: the DESIGN.md contract (arguments, exit codes,
 // stdout/stderr) on small mapfiles and a corpus of bad input.
 
+#include "../raw_http.h"
+
 #include <QtTest>
 #include <QImage>
 
@@ -166,6 +168,47 @@ private Q_SLOTS:
         QCOMPARE(serve.state(), QProcess::Running);
         serve.terminate();
         QVERIFY(serve.waitForFinished(10000));
+    }
+
+    void serveDrainsOnSigterm()
+    {
+        // SIGTERM: /health turns 503 "draining" while maps are still served,
+        // then the process exits 0 once the drain time is over.
+        QProcess serve;
+        serve.start(QStringLiteral(MAPTUNE_CLI), {"serve", dataFile("squares.map"), "--port", "0", "--drain", "2"});
+        QVERIFY(serve.waitForStarted());
+        QByteArray out;
+        for (int i = 0; i < 100 && !out.contains("/health"); ++i) {
+            serve.waitForReadyRead(100);
+            out += serve.readAllStandardOutput();
+        }
+        const QRegularExpressionMatch port = QRegularExpression(QStringLiteral("127\\.0\\.0\\.1:(\\d+)/health")).match(QString::fromUtf8(out));
+        QVERIFY2(port.hasMatch(), out.constData());
+        const int p = port.captured(1).toInt();
+        QCOMPARE(maptune::test::rawGet(p, "/health").status, 200);
+        serve.terminate();
+        QTRY_COMPARE_WITH_TIMEOUT(maptune::test::rawGet(p, "/health").status, 503, 1500);
+        QCOMPARE(maptune::test::rawGet(p, "/health").body.trimmed(), QByteArray("draining"));
+        QCOMPARE(maptune::test::rawGet(p, "/squares?SERVICE=WMS&REQUEST=GetCapabilities").status, 200);
+        QVERIFY(serve.waitForFinished(10000));
+        QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(serve.exitCode(), 0);
+    }
+
+    void serveRefusesAPoolPastTheConnectionBudget()
+    {
+        // 3 instances x 4 connections x 1 CONNECTION string = 12 > 10.
+        QTemporaryDir dir;
+        QFile map(dir.filePath("pg.map"));
+        QVERIFY(map.open(QIODevice::WriteOnly));
+        map.write("MAP NAME pg EXTENT 0 0 10 10 SIZE 10 10\n"
+                  "LAYER NAME roads TYPE LINE STATUS ON CONNECTIONTYPE POSTGIS CONNECTION \"host=127.0.0.1 port=9 dbname=x\"\n"
+                  "DATA \"geom from roads using unique gid using srid=4326\" END END\n");
+        map.close();
+        Run refused = runCli({"serve", map.fileName(), "--port", "0", "--instances", "3", "--pg-pool-size", "4",
+                              "--pg-connection-budget", "10"});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("--pg-connection-budget 10 is too small: 3 instances x pool size 4"), refused.err.constData());
     }
 };
 
