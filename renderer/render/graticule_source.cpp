@@ -163,10 +163,10 @@ Result<std::unique_ptr<FeatureCursor>> GraticuleSource::query(const FeatureQuery
         double x = p.x(), y = p.y();
         if (toMap) toMap->transform(&x, &y, 1);
         ok = std::isfinite(x) && std::isfinite(y) && (!project || m_crs->isGeographic() == view.crs.isGeographic() || QPointF(x, y) != p);
-        return QPointF(std::round((x - mapRect.minx) / cell), std::round((mapRect.maxy - y) / cell));
+        return QPointF(std::round((x - mapRect.minx) / cell), std::round((mapRect.maxy - y) / cellY));
     };
     const auto fromPixel = [&](QPointF px) {
-        double x = mapRect.minx + px.x() * cell, y = mapRect.maxy - px.y() * cell;
+        double x = mapRect.minx + px.x() * cell, y = mapRect.maxy - px.y() * cellY;
         if (toLayer) toLayer->transform(&x, &y, 1);
         return QPointF(x, y);
     };
