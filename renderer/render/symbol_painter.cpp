@@ -28,6 +28,12 @@ QImage pixmapFor(const QString& path)
     return img;
 }
 
+// A pixmap symbol's IMAGE, relative to the mapfile's folder unless absolute.
+QImage pixmapOf(const SymbolDef& sym, const QString& baseDir)
+{
+    return pixmapFor(QDir::isAbsolutePath(sym.image) ? sym.image : baseDir + QLatin1Char('/') + sym.image);
+}
+
 // agg::ellipse as MapServer draws ellipse symbols: a polygon whose vertex
 // count follows AGG's approximation (scale 1), not a smooth curve. Small
 // ellipses are visibly polygonal (a radius-1 dot is a heptagon).
@@ -99,7 +105,7 @@ QSizeF SymbolPainter::markerSize(const MarkerStyle& s)
     if (s.symbol->drawnType() == SymbolType::Vector || s.symbol->type == SymbolType::Ellipse)
         vectorPath(*s.symbol, false, sizeX, sizeY);
     if (s.symbol->type == SymbolType::Pixmap) {
-        const QImage img = pixmapFor(QDir::isAbsolutePath(s.symbol->image) ? s.symbol->image : s.baseDir + QLatin1Char('/') + s.symbol->image);
+        const QImage img = pixmapOf(*s.symbol, s.baseDir);
         sizeX = img.width(), sizeY = img.height();
         if (s.size <= 1 && sizeY > 0) return {sizeX, sizeY};
     }
@@ -162,7 +168,7 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
             paintShape(p, path, Qt::NoBrush, pen);
         }
     } else if (sym->type == SymbolType::Pixmap) {
-        QImage img = pixmapFor(QDir::isAbsolutePath(sym->image) ? sym->image : s.baseDir + QLatin1Char('/') + sym->image);
+        QImage img = pixmapOf(*sym, s.baseDir);
         if (!img.isNull()) {
             const double h = s.size > 0 ? s.size : img.height();
             const double w = img.height() > 0 ? h * img.width() / img.height() : h;

@@ -18,6 +18,7 @@
 #include "render/style_resolver.h"
 #include "render/symbol_painter.h"
 
+#include <QHash>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -314,6 +315,7 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
     const double rf = view.defResolution > 0 ? view.resolution / view.defResolution : 1;
     const double scaleFactor = symbolScale * rf;
     const bool cached = layer.labelCache && !layer.postLabelCache;
+    QHash<int, QSizeF> classMarkers;
     for (qsizetype i = 0; i < items.size(); ++i) {
         const DrawItem& item = items[i];
         const ClassDef& c = layer.classes[item.cls];
@@ -321,6 +323,21 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
         // msShapeGetLabelAnnotation: the feature's own TEXT before the class TEXT and LABELITEM.
         const QString classText = item.text.isEmpty() ? classifier.labelText(item.cls, item.values) : item.text;
         const int group = labels.nextGroup();
+        // The point's marker, once per feature, and once per class when its
+        // first style's size and symbol are not read from attributes.
+        std::optional<QSizeF> pointMarker;
+        const auto markerOfPoint = [&] {
+            if (!pointMarker) {
+                const bool fixed = c.styles.isEmpty() || (c.styles.first().size.attribute.isEmpty() && c.styles.first().symbolAttr.isEmpty());
+                if (fixed && classMarkers.contains(item.cls)) {
+                    pointMarker = classMarkers.value(item.cls);
+                } else {
+                    pointMarker = pointMarkerSize(c, resolver, item.values, map);
+                    if (fixed) classMarkers.insert(item.cls, *pointMarker);
+                }
+            }
+            return *pointMarker;
+        };
         for (const LabelDef& l : c.labels) {
             // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
             const QString text = l.text.type == ExpressionDef::Type::String
@@ -345,7 +362,7 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             if (!l.font.isEmpty()) cand.fontPath = labelFontPath(map, l.font);
             cand.layerType = layer.type;
             if (layer.type == LayerType::Point) {
-                cand.marker = pointMarkerSize(c, resolver, item.values, map);
+                cand.marker = markerOfPoint();
                 cand.markerOnMap = !cand.marker.isEmpty();
             }
             for (const MarkerStyle& m : labelMarkers) cand.marker = cand.marker.expandedTo(SymbolPainter::markerSize(m));

@@ -148,6 +148,13 @@ std::optional<QString> dimensionFilter(const QString& item, const QString& value
     const bool numeric = !forceString && !allowed.isEmpty() && number(allowed.first().first, &probe);
     *condition = RequestConditionDef{item, numeric ? RequestConditionDef::Kind::Number : RequestConditionDef::Kind::String, {}};
     QStringList parts;
+    // One accepted value or range: its FILTER part, and the same for databases.
+    const auto numberRange = [&](double lo, double hi) {
+        const QString a = QString::number(lo, 'g', 17), b = QString::number(hi, 'g', 17);
+        condition->kind = RequestConditionDef::Kind::Number;
+        condition->ranges.append({a, b});
+        return lo == hi ? QStringLiteral("([%1] = %2)").arg(item, a) : QStringLiteral("([%1] >= %2 AND [%1] <= %3)").arg(item, a, b);
+    };
     for (const Item& r : items(value)) {
         std::optional<QString> part;
         for (const Item& e : allowed) {
@@ -155,20 +162,13 @@ std::optional<QString> dimensionFilter(const QString& item, const QString& value
                 double a = 0, b = 0, ea = 0, eb = 0;
                 if (e.last && number(r.first, &a) && number(*r.last, &b) && number(e.first, &ea) && number(*e.last, &eb) && ea <= a
                     && b <= eb && a <= b)
-                    part = QStringLiteral("([%1] >= %2 AND [%1] <= %3)").arg(item, QString::number(a, 'g', 17), QString::number(b, 'g', 17)),
-                    condition->kind = RequestConditionDef::Kind::Number,
-                    condition->ranges.append({QString::number(a, 'g', 17), QString::number(b, 'g', 17)});
+                    part = numberRange(a, b);
             } else if (e.last) {
                 double v = 0, ea = 0, eb = 0;
-                if (number(r.first, &v) && number(e.first, &ea) && number(*e.last, &eb) && ea <= v && v <= eb)
-                    part = QStringLiteral("([%1] = %2)").arg(item, QString::number(v, 'g', 17)),
-                    condition->kind = RequestConditionDef::Kind::Number,
-                    condition->ranges.append({QString::number(v, 'g', 17), QString::number(v, 'g', 17)});
+                if (number(r.first, &v) && number(e.first, &ea) && number(*e.last, &eb) && ea <= v && v <= eb) part = numberRange(v, v);
             } else if (numeric) {
                 double v = 0, ev = 0;
-                if (number(r.first, &v) && number(e.first, &ev) && v == ev)
-                    part = QStringLiteral("([%1] = %2)").arg(item, QString::number(v, 'g', 17)),
-                    condition->ranges.append({QString::number(v, 'g', 17), QString::number(v, 'g', 17)});
+                if (number(r.first, &v) && number(e.first, &ev) && v == ev) part = numberRange(v, v);
             } else if (r.first == e.first && !e.first.contains(QLatin1Char('"'))) {
                 part = QStringLiteral("(\"[%1]\" = \"%2\")").arg(item, e.first);
                 condition->kind = RequestConditionDef::Kind::String;

@@ -2,11 +2,26 @@
 // Helpers of the tests that draw tests/data/wms/dimensions.map: which of its
 // points an image shows, and what a ServiceException says.
 
+#include "mapfile/map_loader.h"
+#include "render/engine.h"
+#include "wms/wms_service.h"
+
 #include <QImage>
 #include <QString>
 #include <QXmlStreamReader>
 
+#include <memory>
+
 namespace maptune::test {
+
+// The WMS service of tests/data/wms/dimensions.map (engine initialised);
+// null when the map does not load.
+inline std::unique_ptr<WmsService> dimensionsService()
+{
+    initEngine();
+    LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/dimensions.map"));
+    return loaded.ok() ? std::make_unique<WmsService>(loaded.map) : nullptr;
+}
 
 // The points a map of dimensions.map shows, by name: a (x 10), b (30),
 // c (50), d (70), on row 50.

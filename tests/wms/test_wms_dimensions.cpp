@@ -33,10 +33,8 @@ class TestWmsDimensions : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        initEngine();
-        LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/dimensions.map"));
-        QVERIFY2(loaded.ok(), "wms/dimensions.map must load");
-        m_service = std::make_unique<WmsService>(loaded.map);
+        m_service = test::dimensionsService();
+        QVERIFY2(m_service, "wms/dimensions.map must load");
     }
 
     void getMap_data()
