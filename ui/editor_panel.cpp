@@ -1,5 +1,8 @@
 #include "editor_panel.h"
 
+#include "lint_runner.h"
+#include "mapfile_completer.h"
+
 #include "find_replace_bar.h"
 #include "go_to_line_bar.h"
 #include "map_document.h"
@@ -31,6 +34,7 @@ namespace {
 constexpr int kLineRole = Qt::UserRole;
 constexpr int kColumnRole = Qt::UserRole + 1;
 constexpr int kFileRole = Qt::UserRole + 2;  // set when it is in an included file
+constexpr int kRuleRole = Qt::UserRole + 3;  // a lint finding: its rule id
 
 // QTreeView wraps text when painting but sizes rows as if it did not: the
 // message column's height is measured at the column's width here.
@@ -61,7 +65,8 @@ private:
 
 EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_editor(new MapfileEditor), m_problems(new QTreeWidget),
-      m_tabs(new QTabWidget), m_status(new QLabel), m_findBar(new FindReplaceBar), m_goToLine(new GoToLineBar)
+      m_tabs(new QTabWidget), m_status(new QLabel), m_findBar(new FindReplaceBar), m_goToLine(new GoToLineBar),
+      m_lint(new LintRunner(document, this))
 {
     m_editor->setDocument(document->textDocument());
     new MapfileHighlighter(document->textDocument());
@@ -85,7 +90,10 @@ EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
         m_tabs->setTabToolTip(0, path);
     });
     connect(document, &MapDocument::mapChanged, this,
-            [this](MapDefPtr map) { setIncludedFiles(map ? map->includedFiles : QStringList()); });
+            [this](MapDefPtr map) {
+                setIncludedFiles(map ? map->includedFiles : QStringList());
+                m_editor->completer()->setMap(map);
+            });
     // Find and go to line work on the tab in front (the included files too).
     m_findBar->setEditor(m_editor);
     m_goToLine->setEditor(m_editor);
@@ -115,6 +123,7 @@ EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
 
     createActions();
     connect(document, &MapDocument::diagnosticsChanged, this, &EditorPanel::showDiagnostics);
+    connect(m_lint, &LintRunner::findingsChanged, this, [this] { showDiagnostics(m_document->diagnostics()); });
     showDiagnostics(document->diagnostics());
 }
 
@@ -230,9 +239,48 @@ void EditorPanel::showDiagnostics(const Diagnostics& diagnostics)
         }
         (d.isError() ? errors : warnings)++;
     }
-    m_status->setText(errors ? tr("%n error(s): the map shows the last good version", nullptr, errors)
-                      : warnings ? tr("%n warning(s)", nullptr, warnings)
+    showLintFindings();
+    const int lint = int(m_lint->findings().size());
+    const QString lintText = lint ? tr(", %n lint finding(s)", nullptr, lint) : QString();
+    m_status->setText(errors ? tr("%n error(s): the map shows the last good version", nullptr, errors) + lintText
+                      : warnings ? tr("%n warning(s)", nullptr, warnings) + lintText
+                      : lint     ? tr("%n lint finding(s)", nullptr, lint)
                                  : tr("no problems"));
+}
+
+void EditorPanel::showLintFindings()
+{
+    for (const LintFinding& f : m_lint->findings()) {
+        const LintRule* rule = lintRule(f.ruleId);
+        const bool here = f.pos.file.isEmpty() || f.pos.file == m_document->path();
+        const QString where = QStringLiteral("%1%2:%3")
+                                  .arg(here ? QString() : QFileInfo(f.pos.file).fileName() + QLatin1Char(':'))
+                                  .arg(f.pos.line)
+                                  .arg(f.pos.column);
+        auto* item = new QTreeWidgetItem(m_problems, {severityName(f.severity), where, QString(),
+                                                      QStringLiteral("[%1] %2").arg(f.ruleId, f.message)});
+        item->setData(SeverityCol, kLineRole, f.pos.line);
+        item->setData(SeverityCol, kColumnRole, f.pos.column);
+        item->setData(SeverityCol, kRuleRole, f.ruleId);
+        if (!here) item->setData(SeverityCol, kFileRole, f.pos.file);
+        item->setForeground(SeverityCol, f.severity == LintSeverity::Error     ? QColor(Qt::red)
+                                         : f.severity == LintSeverity::Warning ? QColor(0xb0, 0x70, 0x00)
+                                                                               : QColor(0x30, 0x60, 0xa0));
+        const QString help = rule ? QStringLiteral("%1 (%2)\n\n%3\n\nFix: %4")
+                                        .arg(rule->summary, rule->name, rule->explanation, rule->fix)
+                                  : f.message;
+        for (int column = 0; column < m_problems->columnCount(); ++column) item->setToolTip(column, help);
+        if (!f.edit) continue;
+        auto* fix = new QToolButton;
+        fix->setText(tr("Fix"));
+        fix->setToolTip(f.edit->title);
+        fix->setAutoRaise(true);
+        connect(fix, &QToolButton::clicked, this, [this, f] {
+            m_tabs->setCurrentIndex(0);
+            if (!m_lint->applyEdit(f)) m_status->setText(tr("the text changed since the lint: wait for the next one"));
+        });
+        m_problems->setItemWidget(item, FixCol, fix);
+    }
 }
 
 void EditorPanel::setIncludedFiles(const QStringList& files)

@@ -2,7 +2,9 @@
 // The mapfile editor dock's content: the editor on the MapDocument's text,
 // a Format button, find/replace and go-to-line bars, and the clickable
 // problems list (every diagnostic of the parser and the validator, each at
-// its line:column, with a Fix button where the parser has a suggestion).
+// its line:column, with a Fix button where the parser has a suggestion),
+// followed by the lint findings (rule id, explanation, and a quick fix where
+// the rule has one edit to offer).
 // Files the map reads through INCLUDE (and SYMBOLSET/FONTSET) open in
 // read-only tabs beside it.
 
@@ -21,6 +23,7 @@ namespace maptune {
 
 class FindReplaceBar;
 class GoToLineBar;
+class LintRunner;
 class MapDocument;
 class MapfileEditor;
 
@@ -37,6 +40,7 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     FindReplaceBar* findBar() const { return m_findBar; }
     GoToLineBar* goToLineBar() const { return m_goToLine; }
+    LintRunner* lint() const { return m_lint; }
     // Find, Replace, Find Next/Previous, Go to Line, folding and Apply Fix,
     // with their shortcuts (active while the panel has focus), starting with
     // a separator: for the main window's Edit menu.
@@ -53,6 +57,7 @@ public Q_SLOTS:
 
 private:
     void showDiagnostics(const Diagnostics& diagnostics);
+    void showLintFindings();
     void setUpProblems();
     void createActions();
     QPlainTextEdit* currentView() const;
@@ -64,6 +69,7 @@ private:
     QLabel* m_status;
     FindReplaceBar* m_findBar;
     GoToLineBar* m_goToLine;
+    LintRunner* m_lint;
     QList<QAction*> m_actions;
 };
 

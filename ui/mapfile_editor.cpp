@@ -1,5 +1,8 @@
 #include "mapfile_editor.h"
 
+#include "mapfile_completer.h"
+#include "mapfile/syntax/mapfile_completion.h"
+
 #include <QColorDialog>
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -72,7 +75,7 @@ int indexOfColumn(const QString& text, int column)
 }  // namespace
 
 MapfileEditor::MapfileEditor(QWidget* parent)
-    : QPlainTextEdit(parent), m_gutter(new Gutter(this)), m_rescan(new QTimer(this))
+    : QPlainTextEdit(parent), m_gutter(new Gutter(this)), m_completer(new MapfileCompleter(this)), m_rescan(new QTimer(this))
 {
     m_rescan->setSingleShot(true);
     m_rescan->setInterval(kRescanDelayMs);
@@ -240,9 +243,11 @@ void MapfileEditor::keyPressEvent(QKeyEvent* event)
 {
     static const QList<int> moves = {Qt::Key_Up, Qt::Key_Down, Qt::Key_Left, Qt::Key_Right, Qt::Key_PageUp,
                                      Qt::Key_PageDown};
+    if (m_completer->keyBefore(event)) return;
     m_navigating = moves.contains(event->key());
     QPlainTextEdit::keyPressEvent(event);
     m_navigating = false;
+    m_completer->keyAfter(event);
 }
 
 void MapfileEditor::updateExtraSelections()
@@ -302,16 +307,30 @@ bool MapfileEditor::viewportEvent(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QTextCursor c = cursorForPosition(help->pos());
-        QStringList messages;
-        for (const Diagnostic& d : std::as_const(m_diagnostics))
-            if (d.pos.line == c.blockNumber() + 1) messages << d.message;
-        if (!messages.isEmpty()) {
-            QToolTip::showText(help->globalPos(), messages.join(QLatin1Char('\n')), this);
+        const QString text = hoverTextAt(help->pos());
+        if (!text.isEmpty()) {
+            QToolTip::showText(help->globalPos(), text, this);
             return true;
         }
+        QToolTip::hideText();
     }
     return QPlainTextEdit::viewportEvent(event);
+}
+
+QString MapfileEditor::hoverTextAt(const QPoint& viewportPos) const
+{
+    const QTextCursor c = cursorForPosition(viewportPos);
+    QStringList messages;
+    for (const Diagnostic& d : std::as_const(m_diagnostics))
+        if (d.pos.line == c.blockNumber() + 1) messages << d.message.toHtmlEscaped();
+    if (!messages.isEmpty()) return messages.join(QStringLiteral("<br/>"));
+    // Only over the text itself: past the end of a line there is no keyword.
+    const QRect r = cursorRect(c);
+    if (std::abs(r.center().x() - viewportPos.x()) > fontMetrics().averageCharWidth() * 2) return {};
+    const QString text = toPlainText();
+    const QByteArray utf8 = text.toUtf8();
+    const KeywordAt k = keywordAt(utf8, int(text.left(c.position()).toUtf8().size()));
+    return k.spec ? keywordHelpHtml(*k.spec, k.block) : QString();
 }
 
 void MapfileEditor::paintEvent(QPaintEvent* event)

@@ -4,7 +4,8 @@
 // KEYWORD ... END pair under the cursor highlighted; blocks folded to their
 // first line; diagnostics underlined at their line and column (tool tip
 // shows the message), with their "did you mean" fix one call away. Undo and
-// redo come with QPlainTextEdit.
+// redo come with QPlainTextEdit. Completion comes from MapfileCompleter;
+// hovering a keyword shows its entry of the keyword schema.
 
 #include "mapfile/diagnostic.h"
 #include "mapfile_blocks.h"
@@ -19,6 +20,8 @@
 
 namespace maptune {
 
+class MapfileCompleter;
+
 class MapfileEditor : public QPlainTextEdit {
     Q_OBJECT
 public:
@@ -30,6 +33,11 @@ public:
     // Diagnostics whose file is `file` (or empty) are marked in the text.
     void setDiagnostics(const Diagnostics& diagnostics, const QString& file);
     void goTo(int line, int column);
+
+    MapfileCompleter* completer() const { return m_completer; }
+    // The hover text at a viewport point: diagnostics of its line, else the
+    // help of the keyword under it; "" when there is nothing to say.
+    QString hoverTextAt(const QPoint& viewportPos) const;
 
     // Replaces the token a diagnostic's fix names, as one undoable step;
     // false when it has no fix or the text there changed since.
@@ -83,6 +91,7 @@ private:
     const MapfileBlock* foldedBlockHiding(int line0) const;
 
     QWidget* m_gutter;
+    MapfileCompleter* m_completer;
     Diagnostics m_diagnostics;
     ColourPicker m_colourPicker;
     mutable QList<MapfileBlock> m_blocks;

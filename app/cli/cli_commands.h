@@ -95,6 +95,10 @@ CLI::App* addBenchSubcommand(CLI::App& cli, std::function<int()>& run);
 // Registers "advise" (the raster advisor): what a map's raster files are and what they cost.
 CLI::App* addAdviseSubcommand(CLI::App& cli, std::function<int()>& run);
 
+// Registers "lint" (rules of renderer/lint, text/json/sarif) and "schema" (the keyword schema as JSON).
+CLI::App* addLintSubcommand(CLI::App& cli, std::function<int()>& run);
+CLI::App* addSchemaSubcommand(CLI::App& cli, std::function<int()>& run);
+
 // Helpers shared by the commands.
 // "minx,miny,maxx,maxy" with finite numbers and min < max, else nullopt.
 std::optional<Rect> parseBbox(const QString& text);

@@ -111,6 +111,9 @@ int main(int argc, char** argv)
     auto* bench = cli::addBenchSubcommand(cli, runBenchCommand);
     std::function<int()> runAdviseCommand;
     auto* advise = cli::addAdviseSubcommand(cli, runAdviseCommand);
+    std::function<int()> runLintCommand, runSchemaCommand;
+    auto* lint = cli::addLintSubcommand(cli, runLintCommand);
+    auto* schema = cli::addSchemaSubcommand(cli, runSchemaCommand);
 
     try {
         cli.parse(argc, argv);
@@ -159,6 +162,8 @@ int main(int argc, char** argv)
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});
     if (*bench) return runBenchCommand();
     if (*advise) return runAdviseCommand();
+    if (*lint) return runLintCommand();
+    if (*schema) return runSchemaCommand();
     std::cout << cli.help();
     return 2;
 }

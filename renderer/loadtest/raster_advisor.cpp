@@ -73,8 +73,7 @@ RasterAdvice advice(AdviceLevel level, const RasterFileInfo& f, const QString& m
 void layoutAdvice(const RasterFileInfo& f, QList<RasterAdvice>& out)
 {
     using A = RasterAction;
-    const bool big = std::max(f.width, f.height) > kSmall;
-    if (!big) return;
+    if (!RasterAdvisor::isLarge(f)) return;
     if (!f.tiled && f.overviews == 0) {
         out << advice(AdviceLevel::Warning, f,
                       QStringLiteral("striped, no overviews: every zoomed-out request reads the full resolution, and "
@@ -136,6 +135,8 @@ RasterFileInfo RasterAdvisor::inspect(const QString& path)
     f.writable = fi.isWritable() && QFileInfo(fi.absolutePath()).isWritable();
     return f;
 }
+
+bool RasterAdvisor::isLarge(const RasterFileInfo& f) { return std::max(f.width, f.height) > kSmall; }
 
 QList<RasterAdvice> RasterAdvisor::advise(const RasterFileInfo& f)
 {

@@ -56,6 +56,8 @@ class RasterAdvisor {
 public:
     static RasterFileInfo inspect(const QString& path);
     static QList<RasterAdvice> advise(const RasterFileInfo& file);
+    // Big enough for its layout to matter (smaller files are read whole anyway).
+    static bool isLarge(const RasterFileInfo& file);
     static LayerRasterReport inspectLayer(const MapDef& map, const LayerDef& layer, int maxFiles = 200);
     // Every RASTER layer of the map.
     static QList<LayerRasterReport> inspectMap(const MapDef& map, int maxFilesPerLayer = 200);
