@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "profile_view.h"
+
 #include "benchmark_panel.h"
 #include "editor_panel.h"
 #include "help_dialog.h"
@@ -192,6 +194,11 @@ void MainWindow::createDocks()
     auto* advisor = makeDock(tr("Raster Advisor"), QStringLiteral("rasterAdvisorDock"), m_rasterAdvisor, this);
     addDockWidget(Qt::RightDockWidgetArea, advisor);
     tabifyDockWidget(editor, advisor);
+    m_profile = new ProfileView;
+    auto* profile = makeDock(tr("Profile"), QStringLiteral("profileDock"), m_profile, this);
+    addDockWidget(Qt::BottomDockWidgetArea, profile);
+    tabifyDockWidget(timings, profile);
+    timings->raise();
     editor->raise();
     layers->raise();
     m_defaultState = saveState();
@@ -437,6 +444,13 @@ void MainWindow::createActions()
     tools->addWidget(m_scaleBox);
 
     view->addSeparator();
+    QAction* profile = view->addAction(tr("&Profile This View"), this, [this] {
+        raiseDock(QStringLiteral("profile"));
+        m_profile->profile(m_canvas);
+    });
+    profile->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    profile->setToolTip(tr("Render this view once and show where the time goes: per layer, per database call, "
+                           "with the SQL, EXPLAIN ANALYZE and the lint findings that explain it"));
     view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
 
     m_windowMenu = menuBar()->addMenu(tr("&Window"));

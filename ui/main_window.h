@@ -26,6 +26,7 @@ class MapCanvas;
 class MapDocument;
 class RasterAdvisorPanel;
 class ServerPanel;
+class ProfileView;
 class TimingsPanel;
 class TraceRelay;
 
@@ -52,6 +53,7 @@ public:
     LayerListModel* layerModel() const { return m_layerModel; }
     EditorPanel* editorPanel() const { return m_editor; }
     TimingsPanel* timingsPanel() const { return m_timings; }
+    ProfileView* profileView() const { return m_profile; }
     LutPanel* lutPanel() const { return m_lut; }
     ServerPanel* serverPanel() const { return m_server; }
     IdentifyPanel* identifyPanel() const { return m_identify; }
@@ -120,6 +122,7 @@ private:
     QTreeView* m_layerView = nullptr;
     EditorPanel* m_editor = nullptr;
     TimingsPanel* m_timings = nullptr;
+    ProfileView* m_profile = nullptr;
     LutPanel* m_lut = nullptr;
     ServerPanel* m_server = nullptr;
     IdentifyPanel* m_identify = nullptr;

@@ -196,12 +196,7 @@ void MapCanvas::startRender()
         m_restart = true;
         return;
     }
-    RenderRequest request;
-    request.bbox = extent();
-    request.width = width();
-    request.height = height();
-    request.layers = m_layers;
-    request.layersGiven = m_layersGiven;
+    RenderRequest request = viewRequest();
     request.encode = false;
     m_inFlight = request.cancel;
     m_renderExtent = *request.bbox;
@@ -217,6 +212,17 @@ void MapCanvas::startRender()
         return job;
     }));
     update();
+}
+
+RenderRequest MapCanvas::viewRequest() const
+{
+    RenderRequest request;
+    request.bbox = extent();
+    request.width = width();
+    request.height = height();
+    request.layers = m_layers;
+    request.layersGiven = m_layersGiven;
+    return request;
 }
 
 void MapCanvas::renderDone()

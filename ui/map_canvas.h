@@ -55,6 +55,8 @@ public:
     const QImage& compareImage() const { return m_compareImage; }
 
     Rect extent() const;                   // image edges of the current view
+    // The request a server would answer for this view (encoded in the map's IMAGETYPE).
+    RenderRequest viewRequest() const;
     CanvasView view() const { return m_view; }
     void setView(const CanvasView& view, bool remember = true);
     void setExtent(const Rect& edges);     // fitted to the widget's aspect

@@ -57,6 +57,7 @@ struct ServeOptions {
     double drainS = 2;        // SIGTERM: seconds /health says "draining" before the listener closes
     int instances = 1;        // how many serve processes share the database (for the budget)
     int pgBudget = 0;         // the database's connections for all of them; 0: no check
+    bool allowProfile = false;// &MAPTUNE_PROFILE=json from any client
 };
 int runServe(const ServeOptions& o);  // until SIGINT/SIGTERM
 

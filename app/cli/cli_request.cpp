@@ -1,6 +1,7 @@
 #include "cli/cli_commands.h"
 
 #include "mapfile/map_loader.h"
+#include "wms/request_profile.h"
 #include "wms/wms_service.h"
 
 namespace maptune::cli {
@@ -15,7 +16,9 @@ int runRequest(const RequestOptions& o)
         return 1;
     }
     const WmsService service(loaded.map);
-    const Response response = service.handle(WmsRequest::fromQueryString(o.query.toUtf8()));
+    const WmsRequest request = WmsRequest::fromQueryString(o.query.toUtf8());
+    Response response = service.handle(request);
+    if (wantsProfile(request)) response = profileResponse(response);  // in process: the user's own machine
     QByteArray out;
     if (o.headers) {
         out += "Content-Type: " + response.contentType() + "\r\n";

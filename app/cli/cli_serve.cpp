@@ -111,6 +111,7 @@ int runServe(const ServeOptions& o)
     so.host = o.host;
     so.port = o.port;
     so.workers = o.threads;
+    so.allowProfile = o.allowProfile;
     if (!installSignalHandlers()) {
         printError(QStringLiteral("cannot install signal handlers"));
         return 1;

@@ -96,6 +96,9 @@ int main(int argc, char** argv)
 
     double sDrain = 2;
     int sInstances = 1, sBudget = 0;
+    bool sAllowProfile = false;
+    serve->add_flag("--allow-profile", sAllowProfile,
+                    "answer &MAPTUNE_PROFILE=json (the request's trace as JSON) from any client, not only loopback ones");
     serve->add_option("--drain", sDrain,
                       "on SIGTERM, seconds /health answers 503 \"draining\" (requests still served) before the "
                       "listener closes and requests in flight finish")
@@ -157,6 +160,7 @@ int main(int argc, char** argv)
         so.drainS = sDrain;
         so.instances = sInstances;
         so.pgBudget = sBudget;
+        so.allowProfile = sAllowProfile;
         return cli::runServe(so);
     }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});

@@ -290,6 +290,7 @@ const KeywordTable<ClassDef>& classTable()
             {QStringLiteral("LEADER"), extraField<ClassDef>(-1)},
             {QStringLiteral("DEBUG"), extraField<ClassDef>(1)},
             {QStringLiteral("MINFEATURESIZE"), extraField<ClassDef>(1)},
+            {QStringLiteral("FALLBACK"), extraField<ClassDef>(1)},
         };
         for (const char* kw : {"COLOR", "OUTLINECOLOR", "BACKGROUNDCOLOR", "SYMBOL", "SIZE", "MINSIZE", "MAXSIZE",
                                "WIDTH"})

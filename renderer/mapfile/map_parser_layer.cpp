@@ -186,7 +186,8 @@ KeywordTable<LayerDef> buildLayerTable()
                                           true}},
     };
     for (const char* kw : {"CLUSTER", "GRID", "JOIN", "BINDVALS", "IDENTIFY"}) t.insert(QLatin1String(kw), extraField<LayerDef>(-1));
-    for (const char* kw : {"UTFDATA", "UTFITEM", "DUMP", "LABELANGLEITEM", "LABELSIZEITEM"})
+    for (const char* kw : {"UTFDATA", "UTFITEM", "DUMP", "LABELANGLEITEM", "LABELSIZEITEM", "MAXGEOWIDTH", "MINGEOWIDTH",
+                           "MINFEATURESIZE"})
         t.insert(QLatin1String(kw), extraField<LayerDef>(1));
     addScaleKeywords(t, &LayerDef::minScaleDenom, &LayerDef::maxScaleDenom);
     t.insert(QStringLiteral("LABELMINSCALEDENOM"), numberField(&LayerDef::labelMinScaleDenom));

@@ -78,6 +78,8 @@ const KeywordTable<MapDef>& mapTable()
                                     true}},
         {QStringLiteral("REFERENCE"), extraField<MapDef>(-1)},
         {QStringLiteral("SCALEDENOM"), extraField<MapDef>(1)},
+        {QStringLiteral("SCALE"), extraField<MapDef>(1)},
+        {QStringLiteral("LATLON"), extraField<MapDef>(-1)},
         {QStringLiteral("IMAGEQUALITY"), extraField<MapDef>(1)},
         {QStringLiteral("INTERLACE"), extraField<MapDef>(1)},
         {QStringLiteral("TRANSPARENT"), extraField<MapDef>(1)},

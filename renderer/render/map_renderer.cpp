@@ -151,6 +151,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         const LayerDef* layer = &prepLayer.def();
         LayerTrace lt;
         lt.layer = layer->name;
+        lt.startMs = total.elapsedMs();
         Stopwatch layerClock;
         if (!inScaleRange(*layer, view.scaleDenom)) {
             lt.skipped = true;

@@ -57,7 +57,7 @@ Response answer(ServiceRouter& router, const FCGX_Request& request)
     const QByteArray self = (https == "on" || https == "1" ? "https://" : "http://") + param(request, "HTTP_HOST")
                             + param(request, "SCRIPT_NAME") + param(request, "PATH_INFO");
     return router.handle(param(request, "REQUEST_METHOD"), path, param(request, "QUERY_STRING"),
-                         ServiceRouter::PathMode::LastSegment, self);
+                         ServiceRouter::PathMode::LastSegment, self, param(request, "REMOTE_ADDR"));
 }
 
 }  // namespace

@@ -58,7 +58,9 @@ void HttpServer::installRoutes()
         const QByteArray query = q == std::string::npos ? QByteArray() : QByteArray::fromStdString(req.target.substr(q + 1));
         const QByteArray path = QByteArray::fromStdString(req.path);
         const QByteArray self = "http://" + QByteArray::fromStdString(req.get_header_value("Host")) + path;
-        copyOut(m_router.handle(QByteArray::fromStdString(req.method), path, query, ServiceRouter::PathMode::Strict, self), res);
+        copyOut(m_router.handle(QByteArray::fromStdString(req.method), path, query, ServiceRouter::PathMode::Strict, self,
+                                QByteArray::fromStdString(req.remote_addr)),
+                res);
     };
     m_server->Get(".*", route);
     m_server->Post(".*", route);

@@ -18,6 +18,7 @@ struct ServerOptions {
     int keepAliveTimeoutS = 5;
     int keepAliveMaxCount = 100;        // requests per connection
     int reloadIntervalMs = 1000;        // mapfile change polling; 0: never reload
+    bool allowProfile = false;          // &MAPTUNE_PROFILE=json from any client, not only loopback
 
     int effectiveWorkers() const;
     int maxAdmitted() const { return effectiveWorkers() * (queueFactor < 1 ? 1 : queueFactor); }

@@ -1,5 +1,7 @@
 #include "server/service_router.h"
 
+#include "wms/request_profile.h"
+
 #include "trace/trace.h"
 #include "wms/wms_request.h"
 
@@ -62,7 +64,7 @@ ServedMapPtr ServiceRouter::resolve(const QByteArray& path, PathMode mode) const
 }
 
 Response ServiceRouter::handle(const QByteArray& method, const QByteArray& path, const QByteArray& query, PathMode mode,
-                              const QByteArray& selfUrl)
+                              const QByteArray& selfUrl, const QByteArray& peer)
 {
     if (method != "GET" && method != "HEAD") {
         Response r = plain(405, "Only GET is supported (OGC KVP requests).");
@@ -78,7 +80,7 @@ Response ServiceRouter::handle(const QByteArray& method, const QByteArray& path,
     }
     const ServedMapPtr map = resolve(path, mode);
     if (!map) return unknownMap();
-    return wms(*map, query, selfUrl);
+    return wms(*map, query, selfUrl, m_options.allowProfile || isLoopbackAddress(peer));
 }
 
 namespace {
@@ -99,7 +101,7 @@ QString selfUrlOf(const QByteArray& selfUrl)
 
 }  // namespace
 
-Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const QByteArray& selfUrl)
+Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const QByteArray& selfUrl, bool mayProfile)
 {
     const Stopwatch clock;
     WmsRequest request = WmsRequest::fromQueryString(query);
@@ -147,6 +149,12 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
     }
     m_metrics.requestFinished(map.name, type, response.status, clock.elapsedMs() / 1000);
     notify(map, type, response, clock.elapsedMs());
+    if (mayProfile && wantsProfile(request)) {
+        Response profile = profileResponse(response);
+        for (const auto& header : response.headers)
+            if (header.first == "Server-Timing") profile.headers.append(header);
+        return profile;
+    }
     return response;
 }
 

@@ -36,8 +36,10 @@ public:
     // selfUrl: the URL the client used, without the query ("http://host:8080/world"),
     // for capabilities of maps that set no wms_/ows_onlineresource -- as mapserv
     // derives it from HTTP_HOST and SCRIPT_NAME. Empty: the mapfile's or MapServer's default.
+    // peer: the client's address; a loopback client may ask for &MAPTUNE_PROFILE=json
+    // (any client when ServerOptions::allowProfile).
     Response handle(const QByteArray& method, const QByteArray& path, const QByteArray& query,
-                    PathMode mode = PathMode::Strict, const QByteArray& selfUrl = {});
+                    PathMode mode = PathMode::Strict, const QByteArray& selfUrl = {}, const QByteArray& peer = {});
 
     // Answers for requests refused before routing (too long, too large).
     static Response plain(int status, const QByteArray& text);
@@ -59,7 +61,7 @@ private:
     std::atomic<bool> m_draining{false};
     ServedMapPtr resolve(const QByteArray& path, PathMode mode) const;
     Response unknownMap() const;
-    Response wms(const ServedMap& map, const QByteArray& query, const QByteArray& selfUrl);
+    Response wms(const ServedMap& map, const QByteArray& query, const QByteArray& selfUrl, bool mayProfile);
     void notify(const ServedMap& map, const QString& type,
                 const Response& response, double ms);
 

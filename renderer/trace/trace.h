@@ -28,6 +28,7 @@ struct DbTrace {
 
 struct LayerTrace {
     QString layer;
+    double startMs = 0;         // from the start of the render (layers draw one after another)
     double openMs = 0;
     double readMs = 0;
     double drawMs = 0;

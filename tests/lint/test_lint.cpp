@@ -26,7 +26,7 @@ namespace {
 const char* kBadMap = R"(MAP
   NAME "bad"
   EXTENT 0 0 100 100
-  SIZE 200 200
+  SIZE 200 200 IMAGETYPE "png"
   DEBUG 5
   CONFIG "MS_ERRORFILE" "/tmp/maptune-lint-test.log"
   DATAPATTERN "^places$"

@@ -112,6 +112,19 @@ private Q_SLOTS:
         QVERIFY2(missing.isEmpty(), qPrintable(block + ": " + missing.join(' ')));
     }
 
+    // ...and what the schema offers (completion), the parser reads: a keyword
+    // picked from the list is never "unknown".
+    void schemaKeywordsAreParsed()
+    {
+        QFETCH(QString, block);
+        QFETCH(QStringList, keywords);
+        QStringList missing;
+        for (const KeywordSpec& k : KeywordSchema::builtin().block(block)->keywords)
+            if (!k.isRemoved() && k.name != QLatin1String("INCLUDE") && !keywords.contains(k.name)) missing << k.name;
+        QVERIFY2(missing.isEmpty(), qPrintable(block + ": " + missing.join(' ')));
+    }
+    void schemaKeywordsAreParsed_data() { parserKeywordsAreInTheSchema_data(); }
+
     void jsonRoundTrips()
     {
         const QByteArray json = KeywordSchema::builtin().toJson();

@@ -9,8 +9,11 @@
 #include "data/postgis/postgis_layer_checks.h"
 #include "postgis_test_support.h"
 #include "render/map_renderer.h"
+#include "trace/trace_json.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QtTest>
 
 using namespace maptune;
@@ -245,6 +248,23 @@ void TestPostgisSource::rendersWithDbTraces()
     QCOMPARE(lt.db[0].params.size(), 4);
     QVERIFY(!lt.db[0].sql.contains(kPassword));
     QVERIFY(r.trace.dbMs() > 0);
+
+    // The profile (&MAPTUNE_PROFILE=json) shows the call: the bbox reached the SQL as bound parameters.
+    const QJsonObject profile = traceToJsonObject(r.trace);
+    const QJsonObject layer = profile.value(QLatin1String("layers")).toArray().first().toObject();
+    const QJsonObject db = layer.value(QLatin1String("db")).toArray().first().toObject();
+    QVERIFY2(db.value(QLatin1String("sql")).toString().contains(QLatin1String("&&")), qPrintable(db.value("sql").toString()));
+    QCOMPARE(db.value(QLatin1String("params")).toArray().size(), 4);
+    QCOMPARE(db.value(QLatin1String("rows")).toInt(), 2);
+    QStringList phases;
+    double at = layer.value(QLatin1String("startMs")).toDouble() + layer.value(QLatin1String("openMs")).toDouble();
+    for (const QJsonValue& v : db.value(QLatin1String("phases")).toArray()) {
+        phases << v.toObject().value(QLatin1String("phase")).toString();
+        QVERIFY(std::abs(v.toObject().value(QLatin1String("startMs")).toDouble() - at) < 0.01);  // one after another
+        at += v.toObject().value(QLatin1String("ms")).toDouble();
+    }
+    QCOMPARE(phases, (QStringList{QStringLiteral("pool wait"), QStringLiteral("connect"), QStringLiteral("query"),
+                                  QStringLiteral("fetch")}));
 }
 
 // A database that cannot be reached fails its layer only, quickly.

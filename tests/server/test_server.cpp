@@ -9,6 +9,9 @@
 
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMutex>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -109,6 +112,7 @@ private Q_SLOTS:
     void routes_data();
     void routes();
     void getMapCarriesServerTiming();
+    void profileAnswersLoopbackClients();
     void metricsCountRequests();
     void onlineResourceFollowsHost_data();
     void onlineResourceFollowsHost();
@@ -202,6 +206,59 @@ void TestServer::getMapCarriesServerTiming()
     auto caps = f.client().Get("/world?SERVICE=WMS&REQUEST=GetCapabilities");
     QVERIFY(caps);
     QVERIFY(QString::fromStdString(caps->get_header_value("Server-Timing")).startsWith(QStringLiteral("total;dur=")));
+}
+
+// &MAPTUNE_PROFILE=json: the trace instead of the image, for this machine only
+// unless the server allows it (DESIGN.md).
+void TestServer::profileAnswersLoopbackClients()
+{
+    Fixture f({kWorld});
+    const std::string target = std::string(kGetMap) + "&MAPTUNE_PROFILE=json";
+    auto res = f.client().Get(target);
+    QVERIFY(res);
+    QCOMPARE(res->status, 200);
+    QCOMPARE(QString::fromStdString(res->get_header_value("Content-Type")), QStringLiteral("application/json"));
+    QVERIFY(!res->get_header_value("Server-Timing").empty());
+    const QJsonObject profile = QJsonDocument::fromJson(QByteArray::fromStdString(res->body)).object();
+    QCOMPARE(profile.value(QLatin1String("status")).toInt(), 200);
+    QCOMPARE(profile.value(QLatin1String("contentType")).toString(), QStringLiteral("image/png"));
+    QVERIFY(profile.value(QLatin1String("bytes")).toInt() > 8);
+    const QJsonObject trace = profile.value(QLatin1String("trace")).toObject();
+    QVERIFY(trace.value(QLatin1String("totalMs")).toDouble() > 0);
+    QVERIFY(trace.value(QLatin1String("encode")).toObject().value(QLatin1String("ms")).toDouble() > 0);
+    QStringList layers;
+    double lastStart = -1;
+    for (const QJsonValue& v : trace.value(QLatin1String("layers")).toArray()) {
+        const QJsonObject layer = v.toObject();
+        layers << layer.value(QLatin1String("layer")).toString();
+        const double start = layer.value(QLatin1String("startMs")).toDouble();
+        QVERIFY2(start >= lastStart, "layers draw one after another");
+        lastStart = start;
+        QStringList phases;
+        for (const QJsonValue& p : layer.value(QLatin1String("phases")).toArray())
+            phases << p.toObject().value(QLatin1String("phase")).toString();
+        QCOMPARE(phases.mid(0, 3), (QStringList{QStringLiteral("open"), QStringLiteral("read"), QStringLiteral("draw")}));
+        QVERIFY(layer.value(QLatin1String("features")).toInt() > 0);
+    }
+    QVERIFY2(layers.contains(QLatin1String("countries")) && layers.contains(QLatin1String("cities")),
+             qPrintable(layers.join(',')));
+
+    // Another machine gets the image, as if the parameter were not there...
+    const QByteArray query = QByteArray(kGetMap).mid(QByteArray(kGetMap).indexOf('?') + 1) + "&MAPTUNE_PROFILE=json";
+    const Response remote = f.router->handle("GET", "/world", query, ServiceRouter::PathMode::Strict, {}, "192.0.2.7");
+    QCOMPARE(remote.status, 200);
+    QCOMPARE(remote.contentType(), QByteArray("image/png"));
+    QVERIFY(remote.body.startsWith("\x89PNG"));
+    // ...unless the server runs with --allow-profile.
+    ServerOptions allow;
+    allow.allowProfile = true;
+    Fixture open({kWorld}, allow);
+    const Response allowed = open.router->handle("GET", "/world", query, ServiceRouter::PathMode::Strict, {}, "192.0.2.7");
+    QCOMPARE(allowed.contentType(), QByteArray("application/json"));
+    // Capabilities render nothing: the profile says so with a null trace.
+    const Response caps = f.router->handle("GET", "/world", "SERVICE=WMS&REQUEST=GetCapabilities&MAPTUNE_PROFILE=json",
+                                           ServiceRouter::PathMode::Strict, {}, "127.0.0.1");
+    QVERIFY(QJsonDocument::fromJson(caps.body).object().value(QLatin1String("trace")).isNull());
 }
 
 void TestServer::metricsCountRequests()
