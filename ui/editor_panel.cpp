@@ -1,7 +1,10 @@
 #include "editor_panel.h"
 
 #include "lint_runner.h"
+#include "mapfile_outline.h"
 #include "mapfile_completer.h"
+
+#include "mapfile/syntax/mapfile_navigation.h"
 
 #include "find_replace_bar.h"
 #include "go_to_line_bar.h"
@@ -66,9 +69,11 @@ private:
 EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_editor(new MapfileEditor), m_problems(new QTreeWidget),
       m_tabs(new QTabWidget), m_status(new QLabel), m_findBar(new FindReplaceBar), m_goToLine(new GoToLineBar),
-      m_lint(new LintRunner(document, this))
+      m_lint(new LintRunner(document, this)), m_outline(new MapfileOutline(m_editor)), m_references(new QTreeWidget),
+      m_bottomTabs(new QTabWidget)
 {
     m_editor->setDocument(document->textDocument());
+    m_outline->rebuild();
     new MapfileHighlighter(document->textDocument());
 
     auto* format = new QToolButton;
@@ -110,9 +115,24 @@ EditorPanel::EditorPanel(MapDocument* document, QWidget* parent)
     editorLayout->addWidget(m_findBar);
     editorLayout->addWidget(m_goToLine);
 
+    m_references->setHeaderLabels({tr("Where"), tr("In")});
+    m_references->setRootIsDecorated(false);
+    connect(m_references, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        m_tabs->setCurrentIndex(0);
+        m_editor->goTo(item->data(0, kLineRole).toInt(), item->data(0, kColumnRole).toInt());
+    });
+    connect(m_outline, &MapfileOutline::lineChosen, this, [this](int line) {
+        m_tabs->setCurrentIndex(0);
+        m_editor->goTo(line, 1);
+    });
+    m_bottomTabs->addTab(m_problems, tr("Problems"));
+    m_bottomTabs->addTab(m_outline, tr("Outline"));
+    m_bottomTabs->addTab(m_references, tr("References"));
+    m_bottomTabs->setDocumentMode(true);
+
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(editorPane);
-    split->addWidget(m_problems);
+    split->addWidget(m_bottomTabs);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
 
@@ -195,6 +215,8 @@ void EditorPanel::createActions()
         m_editor->toggleFoldAtCursor();
     });
     add(tr("Unfold &All"), QKeySequence(), [this] { m_editor->unfoldAll(); });
+    add(tr("Go to &Definition"), QKeySequence(tr("F12")), [this] { goToDefinition(); });
+    add(tr("Find Re&ferences"), QKeySequence(tr("Shift+F12")), [this] { findReferences(); });
     add(tr("Apply Suggested F&ix"), QKeySequence(tr("Ctrl+.")), [this] {
         m_tabs->setCurrentIndex(0);
         if (!m_editor->applyFixAtCursor()) m_status->setText(tr("no suggested fix at the cursor"));
@@ -300,20 +322,76 @@ void EditorPanel::setIncludedFiles(const QStringList& files)
         QPlainTextEdit* view = nullptr;
         for (int i = 1; i < m_tabs->count() && !view; ++i)
             if (m_tabs->tabToolTip(i) == path) view = qobject_cast<QPlainTextEdit*>(m_tabs->widget(i));
-        if (!view) {
-            view = new QPlainTextEdit;
-            view->setReadOnly(true);
-            view->setLineWrapMode(QPlainTextEdit::NoWrap);
-            view->setFont(m_editor->font());
-            new MapfileHighlighter(view->document());
-            const int index = m_tabs->addTab(view, tr("%1 (read-only)").arg(QFileInfo(path).fileName()));
-            m_tabs->setTabToolTip(index, path);
-        }
+        if (!view) view = addReadOnlyTab(path);
         QFile file(path);
         const QString text = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll())
                                                             : tr("# cannot read %1: %2").arg(path, file.errorString());
         if (view->toPlainText() != text) view->setPlainText(text);
     }
+}
+
+QPlainTextEdit* EditorPanel::addReadOnlyTab(const QString& path)
+{
+    auto* view = new QPlainTextEdit;
+    view->setReadOnly(true);
+    view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    view->setFont(m_editor->font());
+    new MapfileHighlighter(view->document());
+    const int index = m_tabs->addTab(view, tr("%1 (read-only)").arg(QFileInfo(path).fileName()));
+    m_tabs->setTabToolTip(index, path);
+    return view;
+}
+
+bool EditorPanel::goToDefinition()
+{
+    const QString text = m_editor->toPlainText();
+    const int offset = int(text.left(m_editor->textCursor().position()).toUtf8().size());
+    const NavigationTarget target = definitionAt(text.toUtf8(), offset, m_document->path());
+    if (!target.found()) {
+        m_status->setText(tr("nothing to go to at the cursor"));
+        return false;
+    }
+    if (target.file == QFileInfo(m_document->path()).absoluteFilePath()) {
+        m_editor->goTo(target.line, target.column);
+        return true;
+    }
+    if (showIncluded(target.file, target.line, target.column)) return true;
+    // Text files open read-only beside the mapfile; data files are named, not opened.
+    static const QStringList textSuffixes = {QStringLiteral("map"), QStringLiteral("sym"), QStringLiteral("txt"),
+                                             QStringLiteral("html"), QStringLiteral("htm"), QStringLiteral("xml"),
+                                             QStringLiteral("json"), QStringLiteral("inc"), QStringLiteral("js")};
+    const bool isText = textSuffixes.contains(QFileInfo(target.file).suffix().toLower());
+    if (!target.exists || !isText) {
+        m_status->setText(tr("%1: %2%3").arg(target.what, target.file,
+                                             target.exists ? tr(" (a data file: not opened here)") : tr(" (missing)")));
+        return false;
+    }
+    QFile file(target.file);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    QPlainTextEdit* view = addReadOnlyTab(target.file);
+    view->setPlainText(QString::fromUtf8(file.readAll()));
+    return showIncluded(target.file, target.line, target.column) != nullptr;
+}
+
+int EditorPanel::findReferences()
+{
+    const QString text = m_editor->toPlainText();
+    const int offset = int(text.left(m_editor->textCursor().position()).toUtf8().size());
+    const auto [keyword, name] = referenceNameAt(text.toUtf8(), offset);
+    if (name.isEmpty()) {
+        m_status->setText(tr("put the cursor on a SYMBOL or FONT name to find its uses"));
+        return -1;
+    }
+    m_references->clear();
+    const QList<Reference> uses = referencesTo(text.toUtf8(), m_document->path(), keyword, name);
+    for (const Reference& r : uses) {
+        auto* item = new QTreeWidgetItem(m_references, {QStringLiteral("%1:%2").arg(r.pos.line).arg(r.pos.column), r.block});
+        item->setData(0, kLineRole, r.pos.line);
+        item->setData(0, kColumnRole, r.pos.column);
+    }
+    m_bottomTabs->setCurrentWidget(m_references);
+    m_status->setText(tr("%1 '%2': %n use(s)", nullptr, int(uses.size())).arg(keyword, name));
+    return int(uses.size());
 }
 
 QPlainTextEdit* EditorPanel::showIncluded(const QString& path, int line, int column)

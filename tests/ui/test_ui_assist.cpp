@@ -11,12 +11,14 @@
 #include "map_document.h"
 #include "mapfile_completer.h"
 #include "mapfile_editor.h"
+#include "mapfile_outline.h"
 
 #include "render/engine.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QCompleter>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QToolButton>
@@ -174,6 +176,77 @@ private Q_SLOTS:
         // Past the end of the line there is nothing to explain.
         const QPoint far(f.editor->viewport()->width() - 5, at.y());
         QVERIFY(f.editor->hoverTextAt(far).isEmpty());
+    }
+
+    void f12FollowsAnIncludeAndASymbolAndShiftF12ListsItsUses()
+    {
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("layers.inc")),
+                  "LAYER\n  NAME \"inc\"\n  TYPE POINT\n  FEATURE POINTS 1 1 END END\n"
+                  "  CLASS\n    STYLE\n      SYMBOL \"dot\"\n    END\n  END\nEND\n");
+        const QString path = dir.filePath(QStringLiteral("nav.map"));
+        const QString text = QStringLiteral("MAP\n"                              // 1
+                                            "  EXTENT 0 0 10 10\n"               // 2
+                                            "  SIZE 100 100\n"                   // 3
+                                            "  SYMBOL\n"                         // 4
+                                            "    NAME \"dot\"\n"               // 5
+                                            "    TYPE ELLIPSE\n"                 // 6
+                                            "    POINTS 1 1 END\n"               // 7
+                                            "  END\n"                            // 8
+                                            "  INCLUDE \"layers.inc\"\n"       // 9
+                                            "  LAYER\n"                          // 10
+                                            "    NAME \"pts\"\n"               // 11
+                                            "    TYPE POINT\n"                   // 12
+                                            "    FEATURE POINTS 5 5 END END\n"   // 13
+                                            "    CLASS\n"                        // 14
+                                            "      STYLE\n"                      // 15
+                                            "        SYMBOL \"dot\"\n"         // 16
+                                            "      END\n"                        // 17
+                                            "    END\n"                          // 18
+                                            "  END\n"                            // 19
+                                            "END\n");                            // 20
+        writeFile(path, text.toUtf8());
+        Fixture f;
+        QVERIFY(f.show(text, path));
+        auto putCursor = [&](int line, int column) {
+            QTextCursor c(f.editor->document()->findBlockByNumber(line - 1));
+            c.setPosition(c.block().position() + column - 1);
+            f.editor->setTextCursor(c);
+        };
+
+        // F12 on the INCLUDE opens the included file's tab at its top.
+        putCursor(9, 14);
+        QTest::keyClick(f.editor, Qt::Key_F12);
+        QVERIFY(f.panel.tabs()->currentIndex() > 0);
+        QCOMPARE(f.panel.tabs()->tabToolTip(f.panel.tabs()->currentIndex()), dir.filePath(QStringLiteral("layers.inc")));
+
+        // F12 on a STYLE's SYMBOL goes to the SYMBOL block.
+        f.panel.tabs()->setCurrentIndex(0);
+        f.editor->setFocus();
+        putCursor(16, 18);
+        QTest::keyClick(f.editor, Qt::Key_F12);
+        QCOMPARE(f.editor->textCursor().blockNumber() + 1, 4);
+
+        // Shift+F12 on the symbol's NAME lists its use in this file.
+        putCursor(5, 12);
+        QTest::keyClick(f.editor, Qt::Key_F12, Qt::ShiftModifier);
+        QCOMPARE(f.panel.bottomTabs()->currentWidget(), f.panel.references());
+        QCOMPARE(f.panel.references()->topLevelItemCount(), 1);
+        QCOMPARE(f.panel.references()->topLevelItem(0)->text(0), QStringLiteral("16:16"));
+        QTest::mouseClick(f.panel.references()->viewport(), Qt::LeftButton, {},
+                          f.panel.references()->visualItemRect(f.panel.references()->topLevelItem(0)).center());
+        QCOMPARE(f.editor->textCursor().blockNumber() + 1, 16);
+
+        // The outline follows the cursor, and a click on it moves the cursor.
+        MapfileOutline* outline = f.panel.outline();
+        outline->rebuild();
+        QCOMPARE(outline->currentItem()->text(0), QStringLiteral("STYLE"));
+        QTreeWidgetItem* layer = outline->itemAtLine(11);
+        QVERIFY(layer);
+        QCOMPARE(layer->text(0), QStringLiteral("LAYER pts"));
+        f.panel.bottomTabs()->setCurrentWidget(outline);
+        QTest::mouseClick(outline->viewport(), Qt::LeftButton, {}, outline->visualItemRect(layer).center());
+        QCOMPARE(f.editor->textCursor().blockNumber() + 1, 10);
     }
 
     void aLintQuickFixIsOneEditAndOneUndo()

@@ -504,7 +504,7 @@ void TestUiEditor::editActionsForTheMenu()
     QStringList keys;
     for (QAction* a : actions)
         if (!a->shortcut().isEmpty()) keys << a->shortcut().toString(QKeySequence::PortableText);
-    QCOMPARE(keys, (QStringList{"Ctrl+F", "Ctrl+H", "F3", "Shift+F3", "Ctrl+L", "Ctrl+Shift+B", "Ctrl+."}));
+    QCOMPARE(keys, (QStringList{"Ctrl+F", "Ctrl+H", "F3", "Shift+F3", "Ctrl+L", "Ctrl+Shift+B", "F12", "Shift+F12", "Ctrl+."}));
     for (QAction* other : window.findChildren<QAction*>()) {
         if (actions.contains(other) || other->shortcut().isEmpty()) continue;
         QVERIFY2(!keys.contains(other->shortcut().toString(QKeySequence::PortableText)), qPrintable(other->text()));
