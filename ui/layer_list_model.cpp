@@ -1,5 +1,7 @@
 #include "layer_list_model.h"
 
+#include <QMimeData>
+
 #include "render/legend_icon.h"
 
 #include <QBrush>
@@ -252,7 +254,42 @@ Qt::ItemFlags LayerListModel::flags(const QModelIndex& index) const
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
     if (isClassRow(index)) return f;
     if (index.column() == NameColumn && !m_rows.at(index.row()).isDefault) f |= Qt::ItemIsUserCheckable;
-    return f;
+    return f | Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled;
+}
+
+namespace {
+constexpr char kLayerMime[] = "application/x-maptune-layer";
+}
+
+QStringList LayerListModel::mimeTypes() const { return {QString::fromLatin1(kLayerMime)}; }
+
+QMimeData* LayerListModel::mimeData(const QModelIndexList& indexes) const
+{
+    for (const QModelIndex& i : indexes) {
+        if (!i.isValid() || isClassRow(i)) continue;
+        auto* data = new QMimeData;
+        data->setData(QString::fromLatin1(kLayerMime), m_rows.at(i.row()).name.toUtf8());
+        return data;
+    }
+    return nullptr;
+}
+
+bool LayerListModel::canDropMimeData(const QMimeData* data, Qt::DropAction action, int, int, const QModelIndex& parent) const
+{
+    return data && data->hasFormat(QString::fromLatin1(kLayerMime)) && action == Qt::MoveAction && !isClassRow(parent);
+}
+
+bool LayerListModel::dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column,
+                                  const QModelIndex& parent)
+{
+    if (!canDropMimeData(data, action, row, column, parent)) return false;
+    const QString layer = QString::fromUtf8(data->data(QString::fromLatin1(kLayerMime)));
+    // Dropped on a layer: before it. Between rows: before the row below (none: at the end).
+    const int target = parent.isValid() ? parent.row() : row;
+    const QString before = target >= 0 && target < m_rows.size() ? m_rows.at(target).name : QString();
+    if (before == layer) return false;
+    Q_EMIT layerMoveRequested(layer, before);
+    return false;  // the view removes nothing: the model follows the reloaded map
 }
 
 QVariant LayerListModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -3,7 +3,9 @@
 // and the last render time, and under it its classes with their legend keys
 // (drawn by the engine's legend code, as GetLegendGraphic draws them).
 // Layers outside their scale range at the current scale are greyed; STATUS
-// DEFAULT layers are always drawn (MapServer semantics).
+// DEFAULT layers are always drawn (MapServer semantics). A layer row can be
+// dragged onto another: the model asks for the move (layerMoveRequested)
+// and the mapfile's text is what changes.
 
 #include "mapfile/map_def.h"
 #include "trace/trace.h"
@@ -47,9 +49,17 @@ public:
     bool setData(const QModelIndex& index, const QVariant& value, int role) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::DropActions supportedDropActions() const override { return Qt::MoveAction; }
+    QStringList mimeTypes() const override;
+    QMimeData* mimeData(const QModelIndexList& indexes) const override;
+    bool canDropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column,
+                         const QModelIndex& parent) const override;
+    bool dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column, const QModelIndex& parent) override;
 
 Q_SIGNALS:
     void visibilityChanged(const QStringList& visibleLayers);
+    // A layer dropped before `before` (empty: after the last layer).
+    void layerMoveRequested(const QString& layer, const QString& before);
 
 private:
     struct ClassRow {

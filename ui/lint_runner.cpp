@@ -4,7 +4,6 @@
 
 #include "lint/map_linter.h"
 
-#include <QTextCursor>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace maptune {
@@ -66,19 +65,9 @@ void LintRunner::take(LintFindings findings, QByteArray text)
 bool LintRunner::applyEdit(const LintFinding& finding)
 {
     if (!finding.edit || finding.edit->offset < 0 || finding.edit->file != m_document->path()) return false;
-    const QByteArray now = m_document->text().toUtf8();
-    if (now != m_linted) return false;
+    if (m_document->text().toUtf8() != m_linted) return false;
     const LintEdit& e = *finding.edit;
-    // Byte offsets of the UTF-8 text to character positions of the document.
-    const int from = int(QString::fromUtf8(now.left(e.offset)).size());
-    const int to = int(QString::fromUtf8(now.left(e.offset + e.length)).size());
-    QTextCursor cursor(m_document->textDocument());
-    cursor.beginEditBlock();
-    cursor.setPosition(from);
-    cursor.setPosition(to, QTextCursor::KeepAnchor);
-    cursor.insertText(e.replacement);
-    cursor.endEditBlock();
-    return true;
+    return m_document->applyEdit(TextEdit{e.offset, e.length, e.replacement.toUtf8()});
 }
 
 }  // namespace maptune

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "layer_edit_actions.h"
 #include "profile_view.h"
 
 #include "benchmark_panel.h"
@@ -140,6 +141,13 @@ void MainWindow::createDocks()
     m_layerView->header()->setStretchLastSection(true);
     m_layerView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_layerView, &QWidget::customContextMenuRequested, this, &MainWindow::showLayerMenu);
+    // Dragging a layer onto another moves its LAYER block in the text.
+    m_layerEdits = new LayerEditActions(m_document, this);
+    connect(m_layerEdits, &LayerEditActions::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    m_layerView->setDragDropMode(QAbstractItemView::InternalMove);
+    m_layerView->setDefaultDropAction(Qt::MoveAction);
+    m_layerView->setDropIndicatorShown(true);
+    connect(m_layerModel, &LayerListModel::layerMoveRequested, m_layerEdits, &LayerEditActions::moveLayerBefore);
     auto* layers = makeDock(tr("Layers"), QStringLiteral("layersDock"), m_layerView, this);
     addDockWidget(Qt::LeftDockWidgetArea, layers);
 
@@ -226,13 +234,13 @@ void MainWindow::resetLayout()
 void MainWindow::showLayerMenu(const QPoint& pos)
 {
     const QModelIndex index = m_layerView->indexAt(pos);
-    QMenu* menu = layerMenu(LayerListModel::layerRowOf(index));
+    QMenu* menu = layerMenu(LayerListModel::layerRowOf(index), LayerListModel::isClassRow(index) ? index.row() : -1);
     if (!menu) return;
     menu->exec(m_layerView->viewport()->mapToGlobal(pos));
     delete menu;
 }
 
-QMenu* MainWindow::layerMenu(int row)
+QMenu* MainWindow::layerMenu(int row, int classIndex)
 {
     const LayerDef* layer = m_layerModel->layerAt(row);
     if (!layer) return nullptr;
@@ -247,6 +255,8 @@ QMenu* MainWindow::layerMenu(int row)
         m_layerModel->setData(check, visible ? Qt::Unchecked : Qt::Checked, Qt::CheckStateRole);
     });
     toggle->setEnabled(layer->status != LayerStatus::Default);  // always drawn
+    menu->addSeparator();
+    m_layerEdits->addTo(menu, m_document->lastGoodMap(), name, classIndex);
     menu->addSeparator();
     menu->addAction(tr("&Properties…"), this, [this, name] { showLayerProperties(name); });
     return menu;

@@ -26,6 +26,7 @@ class MapCanvas;
 class MapDocument;
 class RasterAdvisorPanel;
 class ServerPanel;
+class LayerEditActions;
 class ProfileView;
 class TimingsPanel;
 class TraceRelay;
@@ -67,8 +68,10 @@ public:
     // Queries the identifiable layers at a map point (what a canvas click does in identify mode).
     void identifyAt(const QPointF& mapPoint);
     // The layer list's context menu for a layer row (caller owns it): zoom,
-    // show in editor, hide/show, properties. Null for no layer.
-    QMenu* layerMenu(int row);
+    // show in editor, hide/show, properties, and the text edits of
+    // LayerEditActions (for a class row, classIndex >= 0: its class's). Null for no layer.
+    QMenu* layerMenu(int row, int classIndex = -1);
+    LayerEditActions* layerEdits() const { return m_layerEdits; }
     // Puts the editor's cursor on the layer's LAYER keyword (its INCLUDE file's tab when there).
     bool showLayerInEditor(const QString& name);
     void showLayerProperties(const QString& name);
@@ -123,6 +126,7 @@ private:
     EditorPanel* m_editor = nullptr;
     TimingsPanel* m_timings = nullptr;
     ProfileView* m_profile = nullptr;
+    LayerEditActions* m_layerEdits = nullptr;
     LutPanel* m_lut = nullptr;
     ServerPanel* m_server = nullptr;
     IdentifyPanel* m_identify = nullptr;

@@ -1,5 +1,7 @@
 #include "map_document.h"
 
+#include <QTextCursor>
+
 #include "io/atomic_write.h"
 
 #include "mapfile/map_formatter.h"
@@ -163,6 +165,24 @@ Result<QString> MapDocument::formatted() const
     const FormatResult result = formatMapText(m_text.toPlainText().toUtf8(), m_path);
     if (!result.ok()) return Error(tr("the mapfile has errors: fix them before formatting"));
     return result.text;
+}
+
+bool MapDocument::applyEdit(const std::optional<TextEdit>& edit, bool join)
+{
+    if (!edit) return false;
+    const QByteArray text = m_text.toPlainText().toUtf8();
+    if (edit->offset < 0 || edit->offset + edit->length > text.size()) return false;
+    // Byte offsets of the UTF-8 text to character positions of the document.
+    const int from = int(QString::fromUtf8(text.left(edit->offset)).size());
+    const int to = int(QString::fromUtf8(text.left(edit->offset + edit->length)).size());
+    QTextCursor cursor(&m_text);
+    if (join) cursor.joinPreviousEditBlock();
+    else cursor.beginEditBlock();
+    cursor.setPosition(from);
+    cursor.setPosition(to, QTextCursor::KeepAnchor);
+    cursor.insertText(QString::fromUtf8(edit->replacement));
+    cursor.endEditBlock();
+    return true;
 }
 
 }  // namespace maptune

@@ -7,6 +7,7 @@
 #include "core/result.h"
 #include "mapfile/diagnostic.h"
 #include "mapfile/map_def.h"
+#include "mapfile/syntax/mapfile_edits.h"
 
 #include <QObject>
 #include <QTextDocument>
@@ -48,6 +49,9 @@ public:
     const Diagnostics& diagnostics() const { return m_diagnostics; }
     // Canonical text of the current text (writeMapFile); an error when it does not parse.
     Result<QString> formatted() const;
+    // A structured edit (mapfile/syntax/mapfile_edits.h) of the text as it is
+    // now, as one undo step -- joined to the step before when `join`.
+    bool applyEdit(const std::optional<TextEdit>& edit, bool join = false);
 
 Q_SIGNALS:
     void diagnosticsChanged(const maptune::Diagnostics& diagnostics);

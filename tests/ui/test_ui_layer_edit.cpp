@@ -1,0 +1,163 @@
+// Workbench tests: editing the mapfile from the layer list, as a user does
+// it at 1000x700 -- a layer dragged onto another, STATUS from the context
+// menu, a class duplicated, a style's colour picked and width typed in the
+// style form. Each is one text edit that keeps the comments and one Undo.
+
+#include "ui_test_support.h"
+
+#include "layer_edit_actions.h"
+#include "layer_list_model.h"
+#include "main_window.h"
+#include "map_document.h"
+#include "style_form.h"
+
+#include "render/engine.h"
+
+#include <QAction>
+#include <QDoubleSpinBox>
+#include <QMenu>
+#include <QMimeData>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace maptune;
+using namespace maptune::testing;
+
+namespace {
+
+const QByteArray kMap = "MAP\n"
+                        "  SIZE 100 100\n"
+                        "  EXTENT 0 0 100 100\n"
+                        "  # red first\n"
+                        "  LAYER\n"
+                        "    NAME \"red\"\n"
+                        "    TYPE POLYGON\n"
+                        "    STATUS ON\n"
+                        "    FEATURE WKT \"POLYGON((10 10, 40 10, 40 40, 10 40, 10 10))\" END\n"
+                        "    CLASS\n"
+                        "      NAME \"all\"  # the only class\n"
+                        "      STYLE\n"
+                        "        COLOR 255 0 0\n"
+                        "      END\n"
+                        "    END\n"
+                        "  END\n"
+                        "  LAYER\n"
+                        "    NAME \"frame\"\n"
+                        "    TYPE LINE\n"
+                        "    STATUS ON\n"
+                        "    FEATURE WKT \"LINESTRING(1 1, 99 1, 99 99)\" END\n"
+                        "    CLASS\n"
+                        "      STYLE COLOR 0 0 0 WIDTH 2 END\n"
+                        "    END\n"
+                        "  END\n"
+                        "END\n";
+
+struct Fixture {
+    QTemporaryDir dir;
+    MainWindow window;
+    MapDocument* doc = window.document();
+
+    bool open()
+    {
+        window.resize(1000, 700);
+        window.show();
+        if (!QTest::qWaitForWindowExposed(&window)) return false;
+        const QString path = writeFile(dir.filePath(QStringLiteral("edit.map")), kMap);
+        return window.openFile(path) && doc->lastGoodMap();
+    }
+    QByteArray text() const { return doc->text().toUtf8(); }
+    void undo() { doc->textDocument()->undo(); }
+    QAction* menuAction(QMenu* menu, const QString& text)
+    {
+        for (QAction* a : menu->findChildren<QAction*>())
+            if (a->text().remove(QLatin1Char('&')) == text) return a;
+        return nullptr;
+    }
+};
+
+}  // namespace
+
+class TestUiLayerEdit : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { initEngine(); }
+
+    void dragALayerOntoAnother()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        auto* model = qobject_cast<LayerListModel*>(f.window.layerView()->model());
+        QVERIFY(model && model->rowCount() == 2);
+        // What the view does on a drop: the dragged row's data dropped on the target row.
+        std::unique_ptr<QMimeData> dragged(model->mimeData({model->index(1, 0)}));  // frame
+        QVERIFY(dragged);
+        QVERIFY(model->canDropMimeData(dragged.get(), Qt::MoveAction, -1, -1, model->index(0, 0)));
+        model->dropMimeData(dragged.get(), Qt::MoveAction, -1, -1, model->index(0, 0));  // onto red
+        const int red = kMap.indexOf("  # red first\n") + 14, frame = kMap.indexOf("  LAYER\n    NAME \"frame\"");
+        const QByteArray expected = kMap.left(red) + kMap.mid(frame, kMap.lastIndexOf("  END\n") + 6 - frame) +
+                                    kMap.mid(red, frame - red) + "END\n";
+        QCOMPARE(f.text(), expected);
+        f.undo();
+        QCOMPARE(f.text(), kMap);
+    }
+
+    void statusFromTheContextMenu()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        std::unique_ptr<QMenu> menu(f.window.layerMenu(0));
+        QAction* off = f.menuAction(menu.get(), QStringLiteral("OFF"));
+        QVERIFY(off);
+        off->trigger();
+        QByteArray expected = kMap;
+        expected.replace(kMap.indexOf("STATUS ON"), 9, "STATUS OFF");
+        QCOMPARE(f.text(), expected);
+        f.undo();
+        QCOMPARE(f.text(), kMap);
+    }
+
+    void classesFromTheContextMenu()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        std::unique_ptr<QMenu> menu(f.window.layerMenu(1, 0));  // frame's class
+        QAction* duplicate = f.menuAction(menu.get(), QStringLiteral("Duplicate Class"));
+        QVERIFY(duplicate);
+        duplicate->trigger();
+        const QByteArray cls = "    CLASS\n      STYLE COLOR 0 0 0 WIDTH 2 END\n    END\n";
+        QByteArray expected = kMap;
+        expected.replace(cls, cls + cls);
+        QCOMPARE(f.text(), expected);
+        f.undo();
+        QCOMPARE(f.text(), kMap);
+    }
+
+    void aColourPickAndAWidthAreOneUndoStep()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        f.window.layerEdits()->setColourPicker([](const QColor& initial, QWidget*) {
+            return initial == QColor(255, 0, 0) ? QColor(10, 20, 30) : QColor();
+        });
+        f.window.layerEdits()->setFormDriver([](StyleForm& form) {
+            QTest::mouseClick(form.colourButton(), Qt::LeftButton);
+            form.widthBox()->setValue(4);
+            return true;
+        });
+        std::unique_ptr<QMenu> menu(f.window.layerMenu(0, 0));
+        QAction* edit = f.menuAction(menu.get(), QStringLiteral("Edit Style…"));
+        QVERIFY(edit);
+        edit->trigger();
+        QByteArray expected = kMap;
+        expected.replace("      STYLE\n        COLOR 255 0 0\n", "      STYLE\n        WIDTH 4\n        COLOR 10 20 30\n");
+        QCOMPARE(f.text(), expected);
+        f.undo();
+        QCOMPARE(f.text(), kMap);
+    }
+};
+
+QTEST_MAIN(TestUiLayerEdit)
+#include "test_ui_layer_edit.moc"
