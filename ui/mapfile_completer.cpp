@@ -28,6 +28,8 @@ QString kindLabel(const CompletionItem& item)
     case CompletionItem::Kind::Symbol: return QStringLiteral("symbol");
     case CompletionItem::Kind::Font: return QStringLiteral("font");
     case CompletionItem::Kind::Attribute: return QStringLiteral("attribute");
+    case CompletionItem::Kind::Path: return item.detail;
+    case CompletionItem::Kind::Crs: return item.detail;
     }
     return {};
 }
@@ -59,6 +61,7 @@ CompletionSources MapfileCompleter::sourcesFor(const QString& layerName)
 {
     CompletionSources sources;
     if (!m_map) return sources;
+    sources.mapPath = m_map->path;
     for (const SymbolDef& s : m_map->symbols)
         if (!s.name.isEmpty()) sources.symbols << s.name;
     for (const auto& [alias, file] : m_map->fonts.items) sources.fonts << alias;
@@ -85,7 +88,9 @@ bool MapfileCompleter::showCompletions()
     const QList<CompletionItem> items = completionsFor(context, sourcesFor(context.layerName));
     m_model->clear();
     for (const CompletionItem& item : items) {
-        auto* row = new QStandardItem(item.text);
+        // A CRS shows its name beside the code it inserts.
+        auto* row = new QStandardItem(item.kind == CompletionItem::Kind::Crs ? item.text + QStringLiteral("  ") + item.detail
+                                                                              : item.text);
         row->setData(item.text, Qt::UserRole);
         row->setToolTip(item.spec ? keywordHelpHtml(*item.spec, context.block()) : kindLabel(item));
         row->setData(kindLabel(item), Qt::UserRole + 1);

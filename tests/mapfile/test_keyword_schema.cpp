@@ -7,7 +7,10 @@
 #include "mapfile/syntax/map_syntax.h"
 #include "mapfile/syntax/mapfile_completion.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QJsonObject>
 #include <QTest>
 
@@ -206,6 +209,30 @@ private Q_SLOTS:
 
         // Nothing inside a string or comment.
         QVERIFY(completeAt("MAP\n NAME \"ab|c\"\n").isEmpty());
+    }
+
+    void stringsCompleteFilesAndCrsCodes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("data/roads")));
+        QFile(dir.filePath(QStringLiteral("data/rivers.shp"))).open(QIODevice::WriteOnly);
+        QFile(dir.filePath(QStringLiteral("other.map"))).open(QIODevice::WriteOnly);
+        CompletionSources sources;
+        sources.mapPath = dir.filePath(QStringLiteral("x.map"));
+        // DATA from SHAPEPATH, folders first and ending in '/'.
+        QCOMPARE(completeAt("MAP\n SHAPEPATH \"data\"\n LAYER\n  DATA \"r|\"\n", sources),
+                 (QStringList{QStringLiteral("roads/"), QStringLiteral("rivers.shp")}));
+        // INCLUDE from the mapfile's folder.
+        QCOMPARE(completeAt("MAP\n SHAPEPATH \"data\"\n INCLUDE \"oth|", sources), QStringList{QStringLiteral("other.map")});
+        // EPSG codes in a PROJECTION, in the form typed.
+        const QStringList crs = completeAt("MAP\n PROJECTION\n  \"init=epsg:432|\"\n END\n");
+        QVERIFY2(crs.contains(QLatin1String("init=epsg:4326")), qPrintable(crs.join(' ')));
+        QVERIFY(completeAt("MAP\n PROJECTION\n  \"EPSG:3857|").contains(QLatin1String("EPSG:3857")));
+        bool wgs84 = false;
+        for (const auto& [code, name] : epsgCodes()) wgs84 = wgs84 || (code == QLatin1String("4326") && name == QLatin1String("WGS 84"));
+        QVERIFY(wgs84);
+        // A plain string value completes nothing.
+        QVERIFY(completeAt("MAP\n NAME \"wor|\"\n").isEmpty());
     }
 
     void contextNamesTheLayer()

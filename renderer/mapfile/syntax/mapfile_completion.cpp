@@ -2,6 +2,12 @@
 
 #include "mapfile/syntax/map_syntax.h"
 
+#include <proj.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+
 #include <algorithm>
 
 namespace maptune {
@@ -77,7 +83,75 @@ QString layerNameOf(const QList<const SyntaxNode*>& path)
     return {};
 }
 
+const QStringList& pathKeywords()
+{
+    static const QStringList keywords = {
+        QStringLiteral("DATA"),     QStringLiteral("TILEINDEX"), QStringLiteral("INCLUDE"), QStringLiteral("SYMBOLSET"),
+        QStringLiteral("FONTSET"),  QStringLiteral("TEMPLATE"),  QStringLiteral("HEADER"),  QStringLiteral("FOOTER"),
+        QStringLiteral("IMAGE"),    QStringLiteral("KEYIMAGE"),  QStringLiteral("EMPTY"),   QStringLiteral("SHAPEPATH")};
+    return keywords;
+}
+
+// Files and folders whose relative path starts with the typed text: from
+// SHAPEPATH for DATA and TILEINDEX (as MapServer looks there first), else
+// from the mapfile's folder. Folders end in '/', so typing goes on into them.
+QList<CompletionItem> pathItems(const CompletionContext& ctx, const CompletionSources& sources)
+{
+    QList<CompletionItem> out;
+    if (sources.mapPath.isEmpty() || QDir::isAbsolutePath(ctx.prefix)) return out;
+    QDir base = QFileInfo(sources.mapPath).absoluteDir();
+    const bool viaShapePath = ctx.keyword == QLatin1String("DATA") || ctx.keyword == QLatin1String("TILEINDEX");
+    if (viaShapePath && !ctx.shapePath.isEmpty()) base.setPath(base.absoluteFilePath(ctx.shapePath));
+    const int slash = int(ctx.prefix.lastIndexOf(QLatin1Char('/')));
+    const QString folder = ctx.prefix.left(slash + 1);
+    const QDir dir(base.absoluteFilePath(folder.isEmpty() ? QStringLiteral(".") : folder));
+    const QFileInfoList entries = dir.entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot, QDir::Name | QDir::DirsFirst);
+    for (const QFileInfo& e : entries.mid(0, 500)) {
+        const QString text = folder + e.fileName() + (e.isDir() ? QStringLiteral("/") : QString());
+        out.append({text, CompletionItem::Kind::Path, e.isDir() ? QStringLiteral("folder") : QStringLiteral("file")});
+    }
+    return out;
+}
+
+// EPSG codes in a PROJECTION string: "EPSG:43", "init=epsg:43" (as typed).
+QList<CompletionItem> crsItems(const CompletionContext& ctx)
+{
+    QList<CompletionItem> out;
+    static const QRegularExpression form(QStringLiteral("^(EPSG:|init=epsg:)(\\d*)$"), QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = form.match(ctx.prefix);
+    if (!m.hasMatch() || m.captured(2).isEmpty()) return out;  // a digit first: 7,000 codes are too many to list
+    for (const auto& [code, name] : epsgCodes())
+        if (code.startsWith(m.captured(2))) out.append({m.captured(1) + code, CompletionItem::Kind::Crs, name});
+    return out;
+}
+
+QList<CompletionItem> literalItems(const CompletionContext& ctx, const CompletionSources& sources)
+{
+    QList<CompletionItem> items;
+    if (pathKeywords().contains(ctx.keyword)) items = pathItems(ctx, sources);
+    else if (ctx.keyword == QLatin1String("PROJECTION")) items = crsItems(ctx);
+    items.removeIf([&](const CompletionItem& i) { return !i.text.startsWith(ctx.prefix, Qt::CaseInsensitive); });
+    return items;
+}
+
 }  // namespace
+
+const QList<std::pair<QString, QString>>& epsgCodes()
+{
+    static const QList<std::pair<QString, QString>> codes = [] {
+        QList<std::pair<QString, QString>> out;
+        PJ_CONTEXT* ctx = proj_context_create();
+        int count = 0;
+        PROJ_CRS_INFO** list = proj_get_crs_info_list_from_database(ctx, "EPSG", nullptr, &count);
+        for (int i = 0; list && i < count; ++i)
+            if (!list[i]->deprecated) out.append({QString::fromUtf8(list[i]->code), QString::fromUtf8(list[i]->name)});
+        proj_crs_info_list_destroy(list);
+        proj_context_destroy(ctx);
+        std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first.toInt() < b.first.toInt(); });
+        return out;
+    }();
+    return codes;
+}
 
 CompletionContext completionContextAt(const QByteArray& text, int offset, const KeywordSchema& schema)
 {
@@ -93,15 +167,23 @@ CompletionContext completionContextAt(const QByteArray& text, int offset, const 
     for (const Token& t : tokens) {
         if (t.offset + t.length <= start) {
             before.push_back(t);
-        } else {
-            ctx.inLiteral = t.offset < start && t.kind != Token::Kind::Word;
-            break;
+            continue;
         }
+        ctx.inLiteral = t.offset < start && t.kind != Token::Kind::Word;
+        // Inside a string on its own line: what is typed of it completes (paths, CRS codes).
+        const QByteArray typed = text.mid(t.offset + 1, offset - t.offset - 1);
+        if (ctx.inLiteral && t.kind == Token::Kind::String && !typed.contains('\n')) {
+            ctx.prefixStart = t.offset + 1;
+            ctx.prefix = QString::fromUtf8(typed);
+        }
+        break;
     }
     const MapSyntax syntax = readMapSyntax(before, schema);
     const QList<const SyntaxNode*> path = openBlocks(syntax);
     for (const SyntaxNode* n : path) ctx.blocks.append(n->name);
     ctx.layerName = layerNameOf(path);
+    if (!path.isEmpty() && path.first()->name == QLatin1String("MAP"))
+        if (const SyntaxNode* shapePath = path.first()->child(QStringLiteral("SHAPEPATH"))) ctx.shapePath = shapePath->text();
 
     // Right after a keyword on its line, with no value yet: its value is being typed.
     const QList<SyntaxNode>& level = path.isEmpty() ? syntax.roots : path.last()->children;
@@ -111,6 +193,8 @@ CompletionContext completionContextAt(const QByteArray& text, int offset, const 
         const bool sameLine = !text.mid(keywordEnd, start - keywordEnd).contains('\n');
         if (last.spec && !last.spec->endsWithEnd() && last.values.isEmpty() && sameLine && keywordEnd < start)
             ctx.keyword = last.name;
+        // In an open PROJECTION (or another string list): its strings are being typed.
+        if (ctx.inLiteral && last.spec && last.spec->type == ValueType::Strings && !last.end) ctx.keyword = last.name;
     }
     return ctx;
 }
@@ -119,7 +203,7 @@ QList<CompletionItem> completionsFor(const CompletionContext& ctx, const Complet
                                      const KeywordSchema& schema)
 {
     QList<CompletionItem> items;
-    if (ctx.inLiteral) return items;
+    if (ctx.inLiteral) return literalItems(ctx, sources);
     if (!ctx.keyword.isEmpty()) {
         if (const KeywordSpec* spec = schema.keyword(ctx.block(), ctx.keyword)) items = valueItems(*spec, sources);
     } else {

@@ -17,6 +17,7 @@ struct CompletionSources {
     QStringList symbols;      // SYMBOL names of the map and its SYMBOLSET
     QStringList fonts;        // FONTSET aliases
     QStringList attributes;   // of the layer the cursor is in
+    QString mapPath;          // the mapfile: file paths complete relative to its folder (DATA: SHAPEPATH first)
 };
 
 struct CompletionContext {
@@ -25,15 +26,16 @@ struct CompletionContext {
     QString prefix;           // what is typed of the word at the cursor
     int prefixStart = 0;      // byte offset where the prefix starts
     QString layerName;        // the NAME of the enclosing LAYER, when there is one
-    bool inLiteral = false;   // inside a string or comment: nothing to complete
+    bool inLiteral = false;   // inside a string or comment: only file paths and EPSG codes complete
+    QString shapePath;        // the MAP's SHAPEPATH, as written
     QString block() const { return blocks.isEmpty() ? QString() : blocks.last(); }
 };
 
 struct CompletionItem {
-    enum class Kind { Keyword, Value, Symbol, Font, Attribute };
+    enum class Kind { Keyword, Value, Symbol, Font, Attribute, Path, Crs };
     QString text;             // to insert
     Kind kind = Kind::Keyword;
-    QString detail;           // type or source ("color", "FONTSET")
+    QString detail;           // type or source ("color", "FONTSET", a CRS's name)
     const KeywordSpec* spec = nullptr;
 };
 
@@ -53,6 +55,9 @@ struct KeywordAt {
     int offset = -1, length = 0;   // of the keyword in the text
 };
 KeywordAt keywordAt(const QByteArray& text, int offset, const KeywordSchema& schema = KeywordSchema::builtin());
+
+// EPSG codes and names from PROJ's database ("4326", "WGS 84"), read once.
+const QList<std::pair<QString, QString>>& epsgCodes();
 
 // Hover text for a keyword: type, values, default, versions, description (rich text).
 QString keywordHelpHtml(const KeywordSpec& spec, const QString& block);
