@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "layer_edit_actions.h"
+#include "mapfile_outline.h"
 #include "profile_view.h"
 
 #include "benchmark_panel.h"
@@ -152,6 +153,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::LeftDockWidgetArea, layers);
 
     m_editor = new EditorPanel(m_document);
+    syncLayerListWithOutline();
     auto* editor = makeDock(tr("Mapfile"), QStringLiteral("editorDock"), m_editor, this);
     addDockWidget(Qt::RightDockWidgetArea, editor);
 
@@ -260,6 +262,25 @@ QMenu* MainWindow::layerMenu(int row, int classIndex)
     menu->addSeparator();
     menu->addAction(tr("&Properties…"), this, [this, name] { showLayerProperties(name); });
     return menu;
+}
+
+// The layer the editor's cursor is in is the layer list's current row, and
+// choosing a row selects its LAYER in the editor's outline (the cursor stays).
+void MainWindow::syncLayerListWithOutline()
+{
+    connect(m_editor->outline(), &MapfileOutline::layerAtCursor, this, [this](const QString& name) {
+        for (int row = 0; row < m_layerModel->rowCount(); ++row) {
+            const LayerDef* layer = m_layerModel->layerAt(row);
+            if (!layer || layer->name != name) continue;
+            const QSignalBlocker quiet(m_layerView->selectionModel());
+            m_layerView->setCurrentIndex(m_layerModel->index(row, LayerListModel::NameColumn));
+            m_layerView->viewport()->update();
+        }
+    });
+    connect(m_layerView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& index) {
+        if (const LayerDef* layer = m_layerModel->layerAt(LayerListModel::layerRowOf(index)))
+            m_editor->outline()->selectLayer(layer->name);
+    });
 }
 
 bool MainWindow::showLayerInEditor(const QString& name)

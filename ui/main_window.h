@@ -95,6 +95,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void syncLayerListWithOutline();
     void createDocks();
     void createActions();
     void createScaleBox();

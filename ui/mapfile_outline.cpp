@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QPlainTextEdit>
 #include <QTextBlock>
+#include <QTreeWidgetItemIterator>
 
 namespace maptune {
 
@@ -12,6 +13,8 @@ namespace {
 
 constexpr int kLineRole = Qt::UserRole;
 constexpr int kEndRole = Qt::UserRole + 1;
+constexpr int kKeywordRole = Qt::UserRole + 2;
+constexpr int kNameRole = Qt::UserRole + 3;
 
 void addItems(QTreeWidgetItem* parent, QTreeWidget* tree, const QList<OutlineItem>& items)
 {
@@ -21,6 +24,8 @@ void addItems(QTreeWidgetItem* parent, QTreeWidget* tree, const QList<OutlineIte
                             : new QTreeWidgetItem(tree, {text, QString::number(i.line)});
         item->setData(0, kLineRole, i.line);
         item->setData(0, kEndRole, i.endLine ? i.endLine : INT_MAX);
+        item->setData(0, kKeywordRole, i.keyword);
+        item->setData(0, kNameRole, i.name);
         addItems(item, tree, i.children);
     }
 }
@@ -74,11 +79,32 @@ QTreeWidgetItem* MapfileOutline::itemAtLine(int line) const
 void MapfileOutline::followCursor()
 {
     QTreeWidgetItem* item = itemAtLine(m_editor->textCursor().blockNumber() + 1);
+    QString layer;
+    for (QTreeWidgetItem* i = item; i; i = i->parent())
+        if (i->data(0, kKeywordRole).toString() == QLatin1String("LAYER")) layer = i->data(0, kNameRole).toString();
+    if (layer != m_cursorLayer) {
+        m_cursorLayer = layer;
+        Q_EMIT layerAtCursor(layer);
+    }
     if (!item || item == currentItem()) return;
     m_following = true;
     setCurrentItem(item);
     scrollToItem(item);
     m_following = false;
+}
+
+bool MapfileOutline::selectLayer(const QString& name)
+{
+    for (QTreeWidgetItemIterator it(this); *it; ++it) {
+        if ((*it)->data(0, kKeywordRole).toString() != QLatin1String("LAYER") || (*it)->data(0, kNameRole).toString() != name)
+            continue;
+        m_following = true;
+        setCurrentItem(*it);
+        scrollToItem(*it);
+        m_following = false;
+        return true;
+    }
+    return false;
 }
 
 }  // namespace maptune

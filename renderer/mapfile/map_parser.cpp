@@ -1,5 +1,7 @@
 #include "mapfile/map_parser.h"
 
+#include "mapfile/schema/keyword_schema.h"
+
 #include <QSet>
 
 #include <algorithm>
@@ -61,23 +63,14 @@ bool opensRawBlock(const QString& upper)
     return openers.contains(upper);
 }
 
-// The block a keyword belongs to, innermost first, for "COLOR goes in a STYLE block".
+// The block a keyword belongs to, innermost first, for "COLOR goes in a
+// STYLE block": from the keyword schema, which the parser's tables match
+// (tests/mapfile/test_keyword_schema checks both ways).
 QString blockOwning(const QString& upper)
 {
-    static const QList<std::pair<QString, QSet<QString>>> blocks = [] {
-        QList<std::pair<QString, QSet<QString>>> out;
-        const std::pair<const char*, QStringList (*)()> sources[] = {
-            {"STYLE", styleKeywords}, {"LABEL", labelKeywords},   {"CLASS", classKeywords},
-            {"LAYER", layerKeywords}, {"SYMBOL", symbolKeywords}, {"OUTPUTFORMAT", outputFormatKeywords},
-            {"WEB", webKeywords},     {"MAP", mapKeywords}};
-        for (const auto& [name, keywords] : sources) {
-            const QStringList k = keywords();
-            out.append({QLatin1String(name), QSet<QString>(k.begin(), k.end())});
-        }
-        return out;
-    }();
-    for (const auto& [name, keywords] : blocks)
-        if (keywords.contains(upper)) return name;
+    for (const char* block : {"STYLE", "LABEL", "CLASS", "LAYER", "SYMBOL", "OUTPUTFORMAT", "WEB", "MAP"})
+        if (const KeywordSpec* k = KeywordSchema::builtin().keyword(QLatin1String(block), upper); k && !k->isRemoved())
+            return QLatin1String(block);
     return {};
 }
 

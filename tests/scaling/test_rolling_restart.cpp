@@ -36,19 +36,7 @@ const QByteArray kMap = "MAP\n  NAME \"squares\"\n  SIZE 64 64\n  EXTENT 0 0 100
 const QByteArray kGetMap = "/squares?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=red&STYLES=&SRS=EPSG:4326"
                            "&BBOX=0,0,100,100&WIDTH=64&HEIGHT=64&FORMAT=image/png";
 
-// A port nothing listens on now (the kernel's choice for a socket bound to 0).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    return ntohs(addr.sin_port);
-}
+using maptune::test::freePort;
 
 bool waitHealthy(int port, int ms)
 {

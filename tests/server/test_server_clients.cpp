@@ -1,6 +1,8 @@
 // `maptune-cli serve` as a process, used by real clients: GDAL's WMS driver,
 // OWSLib (WMS 1.1.1 and 1.3.0), and nginx in front of the FastCGI transport.
 
+#include "../raw_http.h"
+
 #include <httplib.h>
 
 #include <QDir>
@@ -20,19 +22,7 @@ namespace {
 
 const QString kWorld = QStringLiteral(MAPTUNE_TEST_DATA "/server/world.map");
 
-// A free TCP port on loopback (bound and released: the usual small race).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    return ntohs(addr.sin_port);
-}
+using maptune::test::freePort;
 
 // `maptune-cli serve --port 0 MAP` until destroyed (SIGTERM, then it must exit 0).
 class Served {

@@ -9,6 +9,9 @@
 #include "layer_list_model.h"
 #include "main_window.h"
 #include "map_document.h"
+#include "editor_panel.h"
+#include "mapfile_editor.h"
+#include "mapfile_outline.h"
 #include "style_form.h"
 
 #include "render/engine.h"
@@ -133,6 +136,22 @@ private Q_SLOTS:
         QCOMPARE(f.text(), expected);
         f.undo();
         QCOMPARE(f.text(), kMap);
+    }
+
+    void theLayerListAndTheOutlineFollowEachOther()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        MapfileEditor* editor = f.window.editorPanel()->editor();
+        MapfileOutline* outline = f.window.editorPanel()->outline();
+        outline->rebuild();
+        // The cursor in the frame LAYER: the layer list's current row is frame.
+        editor->goTo(21, 5);
+        QCOMPARE(f.window.layerView()->currentIndex().row(), 1);
+        // Choosing red in the layer list selects its LAYER in the outline; the cursor stays.
+        f.window.layerView()->setCurrentIndex(f.window.layerView()->model()->index(0, 0));
+        QCOMPARE(outline->currentItem()->text(0), QStringLiteral("LAYER red"));
+        QCOMPARE(editor->textCursor().blockNumber() + 1, 21);
     }
 
     void aColourPickAndAWidthAreOneUndoStep()

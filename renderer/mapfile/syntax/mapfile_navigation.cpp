@@ -103,18 +103,16 @@ Hit nodeAt(const MapSyntax& syntax, int offset)
     return hit;
 }
 
-void outlineChildren(const SyntaxNode& node, QList<OutlineItem>& out)
+OutlineItem outlineItem(const SyntaxNode& block)
 {
-    for (const SyntaxNode& c : node.children) {
-        if (!c.opensBlock()) continue;
-        OutlineItem item;
-        item.keyword = c.name;
-        if (const SyntaxNode* name = c.child(QStringLiteral("NAME"))) item.name = name->text();
-        item.line = c.keyword.pos.line;
-        item.endLine = c.end ? c.end->pos.line : 0;
-        outlineChildren(c, item.children);
-        out.append(std::move(item));
-    }
+    OutlineItem item;
+    item.keyword = block.name;
+    if (const SyntaxNode* name = block.child(QStringLiteral("NAME"))) item.name = name->text();
+    item.line = block.keyword.pos.line;
+    item.endLine = block.end ? block.end->pos.line : 0;
+    for (const SyntaxNode& c : block.children)
+        if (c.opensBlock()) item.children.append(outlineItem(c));
+    return item;
 }
 
 }  // namespace
@@ -176,17 +174,8 @@ QList<Reference> referencesTo(const QByteArray& text, const QString& mapPath, co
 QList<OutlineItem> outlineOf(const QByteArray& text)
 {
     QList<OutlineItem> out;
-    const MapSyntax syntax = readMapSyntaxText(text, QString());
-    for (const SyntaxNode& root : syntax.roots) {
-        if (!root.opensBlock()) continue;
-        OutlineItem item;
-        item.keyword = root.name;
-        if (const SyntaxNode* name = root.child(QStringLiteral("NAME"))) item.name = name->text();
-        item.line = root.keyword.pos.line;
-        item.endLine = root.end ? root.end->pos.line : 0;
-        outlineChildren(root, item.children);
-        out.append(std::move(item));
-    }
+    for (const SyntaxNode& root : readMapSyntaxText(text, QString()).roots)
+        if (root.opensBlock()) out.append(outlineItem(root));
     return out;
 }
 
