@@ -26,6 +26,7 @@ public:
 
     // The map the names come from (the last one that loaded); may be null.
     void setMap(MapDefPtr map);
+    const MapDefPtr& map() const { return m_map; }
 
     // From the editor's keyPressEvent: before it (true: the key was ours)
     // and after it (the text may have changed).

@@ -2,6 +2,8 @@
 
 #include "mapfile_completer.h"
 #include "mapfile/syntax/mapfile_completion.h"
+#include "mapfile/syntax/mapfile_navigation.h"
+#include "symbol_preview.h"
 
 #include <QColorDialog>
 #include <QHelpEvent>
@@ -329,8 +331,17 @@ QString MapfileEditor::hoverTextAt(const QPoint& viewportPos) const
     if (std::abs(r.center().x() - viewportPos.x()) > fontMetrics().averageCharWidth() * 2) return {};
     const QString text = toPlainText();
     const QByteArray utf8 = text.toUtf8();
-    const KeywordAt k = keywordAt(utf8, int(text.left(c.position()).toUtf8().size()));
-    return k.spec ? keywordHelpHtml(*k.spec, k.block) : QString();
+    const int offset = int(text.left(c.position()).toUtf8().size());
+    // A SYMBOL's name (in a STYLE, or a SYMBOL block's NAME): how it looks.
+    QString preview;
+    if (const MapDefPtr& map = m_completer->map()) {
+        const auto [keyword, name] = referenceNameAt(utf8, offset);
+        if (keyword == QLatin1String("SYMBOL")) preview = symbolPreviewHtml(*map, name);
+    }
+    const KeywordAt k = keywordAt(utf8, offset);
+    const QString help = k.spec ? keywordHelpHtml(*k.spec, k.block) : QString();
+    if (preview.isEmpty()) return help;
+    return help.isEmpty() ? preview : preview + QStringLiteral("<br/>") + help;
 }
 
 void MapfileEditor::paintEvent(QPaintEvent* event)

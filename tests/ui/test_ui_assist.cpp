@@ -19,6 +19,8 @@
 #include <QApplication>
 #include <QCompleter>
 #include <QTemporaryDir>
+#include <QImage>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTextBlock>
 #include <QToolButton>
@@ -176,6 +178,21 @@ private Q_SLOTS:
         // Past the end of the line there is nothing to explain.
         const QPoint far(f.editor->viewport()->width() - 5, at.y());
         QVERIFY(f.editor->hoverTextAt(far).isEmpty());
+
+        // A symbol's name shows the symbol, drawn as the legend draws it.
+        QTextCursor name(f.editor->document()->findBlockByNumber(5));  // '    NAME "circle"'
+        name.setPosition(name.block().position() + 12);
+        const QString symbol = f.editor->hoverTextAt(f.editor->cursorRect(name).center());
+        const QRegularExpressionMatch png =
+            QRegularExpression(QStringLiteral("data:image/png;base64,([A-Za-z0-9+/=]+)")).match(symbol);
+        QVERIFY2(png.hasMatch(), qPrintable(symbol.left(200)));
+        const QImage image = QImage::fromData(QByteArray::fromBase64(png.captured(1).toLatin1()), "PNG");
+        QVERIFY(!image.isNull());
+        int dark = 0;  // the circle (an unfilled ELLIPSE: its outline) in the style's colour
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) dark += qGray(image.pixel(x, y)) < 100;
+        QVERIFY2(dark > 10, qPrintable(QString::number(dark)));
+        QCOMPARE(QColor(image.pixel(1, 1)), QColor(Qt::white));
     }
 
     void f12FollowsAnIncludeAndASymbolAndShiftF12ListsItsUses()
