@@ -56,6 +56,18 @@ bool LayerEditActions::removeClass(const QString& layer, int classIndex)
     return apply(maptune::removeClass(m_document->text().toUtf8(), layer, classIndex), tr("class of '%1'").arg(layer));
 }
 
+bool LayerEditActions::duplicateStyle(const QString& layer, int classIndex, int styleIndex)
+{
+    return apply(maptune::duplicateStyle(m_document->text().toUtf8(), layer, classIndex, styleIndex),
+                 tr("style of '%1'").arg(layer));
+}
+
+bool LayerEditActions::removeStyle(const QString& layer, int classIndex, int styleIndex)
+{
+    return apply(maptune::removeStyle(m_document->text().toUtf8(), layer, classIndex, styleIndex),
+                 tr("style of '%1'").arg(layer));
+}
+
 bool LayerEditActions::editStyle(const MapDef& map, const QString& layerName, int classIndex)
 {
     const LayerDef* layer = map.layer(layerName);
@@ -87,6 +99,13 @@ void LayerEditActions::addTo(QMenu* menu, const MapDefPtr& map, const QString& l
         menu->addAction(tr("Edit &Style…"), this, [this, map, layer, classIndex] { editStyle(*map, layer, classIndex); });
         menu->addAction(tr("D&uplicate Class"), this, [this, layer, classIndex] { duplicateClass(layer, classIndex); });
         menu->addAction(tr("&Remove Class"), this, [this, layer, classIndex] { removeClass(layer, classIndex); });
+        // The class's styles, each by its place (drawn one over the other in that order).
+        const QList<StyleDef>& styles = def->classes.value(classIndex).styles;
+        for (int s = 0; s < styles.size(); ++s) {
+            QMenu* sub = menu->addMenu(tr("Style %1").arg(s + 1));
+            sub->addAction(tr("Duplicate Style"), this, [this, layer, classIndex, s] { duplicateStyle(layer, classIndex, s); });
+            sub->addAction(tr("Remove Style"), this, [this, layer, classIndex, s] { removeStyle(layer, classIndex, s); });
+        }
         return;
     }
     QMenu* status = menu->addMenu(tr("S&TATUS"));

@@ -36,6 +36,8 @@ public:
     bool addClass(const QString& layer);
     bool duplicateClass(const QString& layer, int classIndex);
     bool removeClass(const QString& layer, int classIndex);
+    bool duplicateStyle(const QString& layer, int classIndex, int styleIndex);
+    bool removeStyle(const QString& layer, int classIndex, int styleIndex);
     // The form for the class's first style; every changed field is one edit, all one undo step.
     bool editStyle(const MapDef& map, const QString& layer, int classIndex);
     void setColourPicker(StyleForm::ColourPicker picker) { m_picker = std::move(picker); }

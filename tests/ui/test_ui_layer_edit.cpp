@@ -136,6 +136,17 @@ private Q_SLOTS:
         QCOMPARE(f.text(), expected);
         f.undo();
         QCOMPARE(f.text(), kMap);
+
+        // A style of the class: duplicated on its own line, then undone.
+        std::unique_ptr<QMenu> again(f.window.layerMenu(1, 0));
+        QAction* duplicateStyle = f.menuAction(again.get(), QStringLiteral("Duplicate Style"));
+        QVERIFY(duplicateStyle);
+        duplicateStyle->trigger();
+        expected = kMap;
+        expected.replace("      STYLE COLOR 0 0 0 WIDTH 2 END\n", "      STYLE COLOR 0 0 0 WIDTH 2 END\n      STYLE COLOR 0 0 0 WIDTH 2 END\n");
+        QCOMPARE(f.text(), expected);
+        f.undo();
+        QCOMPARE(f.text(), kMap);
     }
 
     void theLayerListAndTheOutlineFollowEachOther()
