@@ -4,6 +4,8 @@
 
 #include <QFile>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -81,6 +83,11 @@ Status FastCgiServer::open(const QString& socket)
     if (!socket.startsWith(QLatin1Char(':')) && !socket.contains(QLatin1Char(':'))) {
         m_path = socket;
         ::chmod(spec.constData(), 0666);  // the web server usually runs as another user
+    } else {
+        // TCP: accepted connections inherit TCP_NODELAY, so a response's last
+        // records do not wait for the web server's delayed ACK (see HttpServer).
+        const int on = 1;
+        ::setsockopt(m_socket, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     }
     return {};
 }

@@ -26,6 +26,10 @@ HttpServer::HttpServer(ServiceRouter& router) : m_router(router), m_server(std::
     m_server->new_task_queue = [threads] { return new httplib::ThreadPool(size_t(threads)); };
     m_server->set_keep_alive_timeout(o.keepAliveTimeoutS);
     m_server->set_keep_alive_max_count(size_t(std::max(1, o.keepAliveMaxCount)));
+    // Headers and body go out in separate writes: without TCP_NODELAY the body
+    // waits for the ACK of the headers, which a proxy such as nginx delays by
+    // 40 ms -- every request through it took ~45 ms instead of ~1 ms.
+    m_server->set_tcp_nodelay(true);
     m_server->set_payload_max_length(o.maxBodyBytes);
     m_server->set_read_timeout(10, 0);
     m_server->set_write_timeout(10, 0);
