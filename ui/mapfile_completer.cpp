@@ -127,7 +127,8 @@ void MapfileCompleter::insertCompletion(const QString& text)
 {
     QTextCursor cursor = m_editor->textCursor();
     cursor.beginEditBlock();
-    cursor.movePosition(QTextCursor::Left, QTextCursor::KeepAnchor, m_prefixLength);
+    // UTF-16 units, as the prefix was counted (Left would step over whole graphemes).
+    cursor.setPosition(std::max(0, cursor.position() - m_prefixLength), QTextCursor::KeepAnchor);
     cursor.insertText(text);
     cursor.endEditBlock();
     m_editor->setTextCursor(cursor);

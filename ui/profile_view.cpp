@@ -103,6 +103,7 @@ void ProfileView::profile(MapCanvas* canvas)
     if (!prepared || m_render.isRunning()) return;
     const RenderRequest request = canvas->viewRequest();
     m_rendering = canvas->map();
+    m_viewBox = request.bbox.value_or(Rect());
     m_summary->setText(tr("Rendering the view…"));
     m_render.setFuture(QtConcurrent::run([prepared, request] { return MapRenderer(prepared).render(request).trace; }));
 }
@@ -225,8 +226,11 @@ void ProfileView::explain(const QString& layerName)
     if (!layer) return;
     m_plan->setPlainText(tr("EXPLAIN ANALYZE for layer '%1'…").arg(layerName));
     const LayerDef copy = *layer;
-    m_explain.setFuture(QtConcurrent::run([copy] {
-        const PostgisExplain e = explainPostgisLayer(copy, {}, Rect());
+    const MapDefPtr map = m_map;
+    const Rect box = m_viewBox.isValid() ? m_viewBox : m_map->extent;
+    // The statement the profiled render sent: this view's box, the classes' attributes.
+    m_explain.setFuture(QtConcurrent::run([copy, map, box] {
+        const PostgisExplain e = explainPostgisView(*map, copy, box);
         if (!e.ok()) return QStringLiteral("Layer '%1': %2").arg(copy.name, e.error);
         QString text = e.sql + QStringLiteral("\n\n") + e.plan;
         for (const QString& w : e.warnings) text += QStringLiteral("\nwarning: ") + w;

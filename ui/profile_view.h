@@ -63,6 +63,7 @@ private:
     QFutureWatcher<LintFindings> m_lint;
     QFutureWatcher<Trace> m_render;
     MapDefPtr m_rendering;     // the map m_render draws
+    Rect m_viewBox;            // its view (map CRS): what EXPLAIN asks for
     QFutureWatcher<QString> m_explain;
 };
 

@@ -42,6 +42,8 @@ StyleForm::StyleForm(const StyleDef& style, const QStringList& symbols, QWidget*
     m_symbol->addItem(QString());
     m_symbol->addItems(symbols);
     m_symbol->setCurrentText(style.symbolAttr.isEmpty() ? style.symbolName : QLatin1Char('[') + style.symbolAttr + QLatin1Char(']'));
+    m_shownWidth = m_width->value();
+    m_shownSize = m_size->value();
     m_opacity->setRange(0, 100);
     m_opacity->setSuffix(QStringLiteral(" %"));
     m_opacity->setValue(style.opacity.isBound() ? 100 : int(style.opacity.value));
@@ -83,11 +85,9 @@ QList<std::pair<QString, QString>> StyleForm::changes() const
     if (m_colourChanged)
         out.append({QStringLiteral("COLOR"),
                     QStringLiteral("%1 %2 %3").arg(m_colour.red()).arg(m_colour.green()).arg(m_colour.blue())});
-    auto numberChanged = [](const QDoubleSpinBox* box, const NumberOrAttr& was) {
-        return was.isBound() ? box->value() != box->minimum() : box->value() != std::max(0.0, was.value);
-    };
-    if (numberChanged(m_width, m_style.width)) out.append({QStringLiteral("WIDTH"), number(m_width->value())});
-    if (numberChanged(m_size, m_style.size)) out.append({QStringLiteral("SIZE"), number(m_size->value())});
+    // Against what the box first showed: a value it rounded is not a change.
+    if (m_width->value() != m_shownWidth) out.append({QStringLiteral("WIDTH"), number(m_width->value())});
+    if (m_size->value() != m_shownSize) out.append({QStringLiteral("SIZE"), number(m_size->value())});
     const QString symbol = m_symbol->currentText().trimmed();
     const QString wasSymbol = m_style.symbolAttr.isEmpty() ? m_style.symbolName : QLatin1Char('[') + m_style.symbolAttr + QLatin1Char(']');
     if (symbol != wasSymbol && !symbol.isEmpty())

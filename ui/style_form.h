@@ -41,6 +41,7 @@ private:
     void showColour();
 
     StyleDef m_style;
+    double m_shownWidth = 0, m_shownSize = 0;   // as the boxes first showed them (rounded)
     QColor m_colour;
     bool m_colourChanged = false;
     ColourPicker m_picker;

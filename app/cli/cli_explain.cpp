@@ -5,35 +5,12 @@
 
 #include "data/postgis/pg_conninfo.h"
 #include "data/postgis/postgis_explain.h"
-#include "geo/coordinate_transform.h"
-#include "geo/crs.h"
 #include "mapfile/map_loader.h"
-#include "expr/feature_classifier.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace maptune::cli {
-
-namespace {
-
-// The map-CRS box in the layer's CRS, as the vector renderer computes it.
-std::optional<Rect> layerBox(const MapDef& map, const LayerDef& layer, const Rect& box, QString* error)
-{
-    if (!map.projection.isSet() || !layer.projection.isSet() || layer.projection.isAuto()) return box;
-    const Result<Crs> from = Crs::fromProjection(map.projection);
-    const Result<Crs> to = Crs::fromProjection(layer.projection);
-    if (!from || !to) {
-        if (error) *error = from ? to.message() : from.message();
-        return std::nullopt;
-    }
-    if (*from == *to) return box;
-    const auto t = CoordinateTransform::forThread(*from, *to);
-    if (!t.ok(error)) return std::nullopt;
-    return (*t)->transformBounds(box);
-}
-
-}  // namespace
 
 int runExplain(const ExplainOptions& o)
 {
@@ -61,18 +38,7 @@ int runExplain(const ExplainOptions& o)
         }
         box = *given;
     }
-    QString err;
-    const auto queryBox = layerBox(map, *layer, box, &err);
-    if (!queryBox) {
-        printError(QStringLiteral("layer '%1': PROJECTION: %2").arg(o.layer, err));
-        return 1;
-    }
-    FeatureClassifier classifier;
-    if (const Status compiled = classifier.compile(*layer); !compiled) {
-        printError(compiled.message());
-        return 1;
-    }
-    const PostgisExplain e = explainPostgisLayer(*layer, classifier.attributes(), *queryBox);
+    const PostgisExplain e = explainPostgisView(map, *layer, box);
     std::printf("-- layer '%s', connection: %s\n", qPrintable(layer->name), qPrintable(redactPgConnInfo(layer->connection)));
     if (!e.sql.isEmpty()) {
         std::printf("SQL:\n  %s\n", qPrintable(e.sql));

@@ -56,14 +56,19 @@ void checkDebug(LintContext& c, const SyntaxNode* block, const QString& what, in
     c.add(QStringLiteral("MT104"), debug->keyword.pos, QStringLiteral("%1: DEBUG %2 is on").arg(what).arg(level), edit);
 }
 
-void checkErrorFile(LintContext& c)
+// MS_DEBUGLEVEL writes debug output; MS_ERRORFILE alone logs errors only
+// (a production setting) and is flagged just where DEBUG also fills it.
+void checkDebugConfig(LintContext& c, bool debugOn)
 {
     if (!c.mapNode) return;
     for (const SyntaxNode* config : c.mapNode->childrenNamed(QStringLiteral("CONFIG"))) {
         const QString key = config->text().toUpper();
-        if (key != QLatin1String("MS_ERRORFILE") && key != QLatin1String("MS_DEBUGLEVEL")) continue;
-        c.add(QStringLiteral("MT104"), config->keyword.pos, QStringLiteral("CONFIG \"%1\" writes debug output").arg(key),
-              LintContext::removeNode(*config, QStringLiteral("Remove CONFIG \"%1\"").arg(key)));
+        if (key == QLatin1String("MS_DEBUGLEVEL"))
+            c.add(QStringLiteral("MT104"), config->keyword.pos, QStringLiteral("CONFIG \"MS_DEBUGLEVEL\" writes debug output"),
+                  LintContext::removeNode(*config, QStringLiteral("Remove CONFIG \"MS_DEBUGLEVEL\"")));
+        else if (key == QLatin1String("MS_ERRORFILE") && debugOn)
+            c.add(QStringLiteral("MT104"), config->keyword.pos,
+                  QStringLiteral("CONFIG \"MS_ERRORFILE\" receives the debug output of DEBUG"));
     }
 }
 
@@ -90,7 +95,9 @@ void checkServiceSettings(LintContext& c)
     checkDebug(c, c.mapNode, QStringLiteral("MAP"), c.map.debug);
     for (int i = 0; i < c.map.layers.size(); ++i)
         checkDebug(c, c.layerNode(i), QStringLiteral("layer '%1'").arg(c.map.layers[i].name), c.map.layers[i].debug);
-    checkErrorFile(c);
+    bool debugOn = c.map.debug > 0;
+    for (const LayerDef& l : c.map.layers) debugOn = debugOn || l.debug > 0;
+    checkDebugConfig(c, debugOn);
     if (!servesWms(c.map)) return;
     checkScaleAuto(c);
     const KeyValues& metadata = c.map.web.metadata;

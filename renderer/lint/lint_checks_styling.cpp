@@ -135,9 +135,10 @@ void checkUnusedSymbols(LintContext& c)
         const Token& v = n.values.first();
         bool numeric = false;
         const int index = v.text.toInt(&numeric);
-        if (v.kind == Token::Kind::Attr) unknowable = true;
-        else if (numeric && index >= 0 && index < c.map.symbols.size()) used.insert(c.map.symbols[index].name.toLower());
-        else used.insert(v.text.toLower());
+        // SYMBOL n counts from 1 (0 is the default symbol); [attr] and %token% are known per feature or request.
+        if (v.kind == Token::Kind::Attr || v.text.contains(QLatin1Char('[')) || v.text.contains(QLatin1Char('%'))) unknowable = true;
+        else if (numeric && index > 0 && index <= c.map.symbols.size()) used.insert(c.map.symbols[index - 1].name.toLower());
+        else if (!numeric) used.insert(v.text.toLower());
     });
     if (unknowable) return;
     for (const SyntaxNode* symbol : c.mapNode->childrenNamed(QStringLiteral("SYMBOL"))) {

@@ -62,8 +62,11 @@ void HttpServer::installRoutes()
         const QByteArray query = q == std::string::npos ? QByteArray() : QByteArray::fromStdString(req.target.substr(q + 1));
         const QByteArray path = QByteArray::fromStdString(req.path);
         const QByteArray self = "http://" + QByteArray::fromStdString(req.get_header_value("Host")) + path;
+        // A request a proxy forwarded is not the loopback client it looks like
+        // (nginx on the same host): the peer counts only when nothing forwarded it.
+        const bool forwarded = req.has_header("Forwarded") || req.has_header("X-Forwarded-For") || req.has_header("X-Real-IP");
         copyOut(m_router.handle(QByteArray::fromStdString(req.method), path, query, ServiceRouter::PathMode::Strict, self,
-                                QByteArray::fromStdString(req.remote_addr)),
+                                forwarded ? QByteArray() : QByteArray::fromStdString(req.remote_addr)),
                 res);
     };
     m_server->Get(".*", route);

@@ -37,7 +37,8 @@ public:
     // for capabilities of maps that set no wms_/ows_onlineresource -- as mapserv
     // derives it from HTTP_HOST and SCRIPT_NAME. Empty: the mapfile's or MapServer's default.
     // peer: the client's address; a loopback client may ask for &MAPTUNE_PROFILE=json
-    // (any client when ServerOptions::allowProfile).
+    // (any client when ServerOptions::allowProfile). Transports pass "" for a
+    // request a proxy forwarded (its peer is the proxy, not the client).
     Response handle(const QByteArray& method, const QByteArray& path, const QByteArray& query,
                     PathMode mode = PathMode::Strict, const QByteArray& selfUrl = {}, const QByteArray& peer = {});
 

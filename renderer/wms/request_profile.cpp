@@ -24,6 +24,7 @@ Response profileResponse(const Response& answered)
     Response r;
     r.status = 200;
     r.setContentType("application/json");
+    r.headers.append({QByteArray("Cache-Control"), QByteArray("no-store")});  // SQL and timings: never for a shared cache
     r.body = QJsonDocument(o).toJson(QJsonDocument::Indented);
     r.trace = answered.trace;
     r.subject = answered.subject;

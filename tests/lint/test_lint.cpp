@@ -307,7 +307,6 @@ private Q_SLOTS:
         QVERIFY(after.contains("DEBUG OFF"));
         QVERIFY(after.contains("\"wms_enable_request\" \"*\""));
         QVERIFY(after.contains("using srid=4326"));
-        QVERIFY(!after.contains("MS_ERRORFILE"));
         QVERIFY(!after.contains("unusedsym"));
         // Nothing else moved: every line of the original that no edit touched is still there.
         for (const QByteArray& line : before.split('\n'))
@@ -316,6 +315,22 @@ private Q_SLOTS:
                 !line.contains("MINSCALE") && !line.contains("METADATA") &&
                 !line.contains("TYPE ELLIPSE") && !line.contains("POINTS 1 1"))
                 QVERIFY2(after.contains(line), line.constData());
+    }
+
+    void symbolsByNumberCountFromOne()
+    {
+        // SYMBOL 1 is the first SYMBOL (0 is the default one): neither is reported unused wrongly.
+        QTemporaryDir dir;
+        const QString map = writeMap(dir.path(), QStringLiteral("n.map"),
+                                     "MAP\n  EXTENT 0 0 10 10\n  SIZE 10 10\n"
+                                     "  SYMBOL\n    NAME \"first\"\n    TYPE ELLIPSE\n    POINTS 1 1 END\n  END\n"
+                                     "  SYMBOL\n    NAME \"second\"\n    TYPE ELLIPSE\n    POINTS 1 1 END\n  END\n"
+                                     "  LAYER\n    NAME \"p\"\n    TYPE POINT\n    FEATURE POINTS 1 1 END END\n"
+                                     "    CLASS\n      STYLE\n        SYMBOL 1\n      END\n    END\n  END\nEND\n");
+        QStringList unused;
+        for (const LintFinding& f : lintMapFile(map, m_options))
+            if (f.ruleId == QLatin1String("MT114")) unused << f.message;
+        QCOMPARE(unused, QStringList{QStringLiteral("SYMBOL 'second' is never used")});
     }
 
     void findingsOfIncludedFilesNameThem()

@@ -91,6 +91,26 @@ private Q_SLOTS:
         QVERIFY(!removeClass(kMap, QStringLiteral("roads"), 5));
     }
 
+    void layoutsPeopleWrite()
+    {
+        // A comment after END: the block still owns its lines.
+        const QByteArray commented = "MAP\n  LAYER\n    NAME \"a\"\n  END # LAYER a\n  LAYER\n    NAME \"b\"\n  END # LAYER b\nEND\n";
+        const auto moved = moveLayer(commented, QStringLiteral("b"), QStringLiteral("a"));
+        QVERIFY(moved);
+        QCOMPARE(moved->applied(commented),
+                 QByteArray("MAP\n  LAYER\n    NAME \"b\"\n  END # LAYER b\n  LAYER\n    NAME \"a\"\n  END # LAYER a\nEND\n"));
+        // LAYER and NAME on one line: STATUS goes after NAME, indented by white space only.
+        const QByteArray oneLine = "MAP\n  LAYER NAME \"a\"\n    TYPE POINT\n  END\nEND\n";
+        QCOMPARE(setLayerStatus(oneLine, QStringLiteral("a"), QStringLiteral("ON"))->applied(oneLine),
+                 QByteArray("MAP\n  LAYER NAME \"a\" STATUS ON\n    TYPE POINT\n  END\nEND\n"));
+        const QByteArray packed = "MAP\n  LAYER NAME \"a\" TYPE POINT END\nEND\n";
+        const QByteArray status = setLayerStatus(packed, QStringLiteral("a"), QStringLiteral("OFF"))->applied(packed);
+        QCOMPARE(status, QByteArray("MAP\n  LAYER NAME \"a\" STATUS OFF TYPE POINT END\nEND\n"));
+        QVERIFY(parseMapText(status, QString()).ok());
+        // A layer that shares its lines with another is not moved (rather than half of it).
+        QVERIFY(!moveLayer("MAP\n  LAYER NAME \"a\" END LAYER NAME \"b\" END\nEND\n", QStringLiteral("b"), QStringLiteral("a")));
+    }
+
     void stylesOnOneLineOrMany()
     {
         QByteArray expected = kMap;

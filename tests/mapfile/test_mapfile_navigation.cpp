@@ -156,6 +156,13 @@ private Q_SLOTS:
         QCOMPARE(roads.children.size(), 2);
         QCOMPARE(roads.children[0].children.size(), 2);  // STYLE, LABEL
         QCOMPARE(roads.children[0].children[1].keyword, QStringLiteral("LABEL"));
+
+        // An INCLUDE fragment: its LAYER at the top is a block too.
+        const QList<OutlineItem> fragment = outlineOf("LAYER\n  NAME \"inc\"\n  CLASS\n    STYLE END\n  END\nEND\n");
+        QCOMPARE(fragment.size(), 1);
+        QCOMPARE(fragment[0].keyword + QLatin1Char(' ') + fragment[0].name, QStringLiteral("LAYER inc"));
+        QCOMPARE(fragment[0].children.size(), 1);
+        QCOMPARE(fragment[0].children[0].children.size(), 1);
     }
 };
 

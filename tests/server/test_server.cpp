@@ -243,6 +243,13 @@ void TestServer::profileAnswersLoopbackClients()
     QVERIFY2(layers.contains(QLatin1String("countries")) && layers.contains(QLatin1String("cities")),
              qPrintable(layers.join(',')));
 
+    QCOMPARE(QString::fromStdString(res->get_header_value("Cache-Control")), QStringLiteral("no-store"));
+    // A request a proxy forwarded is not loopback, even from 127.0.0.1...
+    httplib::Headers viaProxy{{"X-Forwarded-For", "203.0.113.9"}};
+    auto proxied = f.client().Get(target, viaProxy);
+    QVERIFY(proxied);
+    QCOMPARE(QString::fromStdString(proxied->get_header_value("Content-Type")), QStringLiteral("image/png"));
+
     // Another machine gets the image, as if the parameter were not there...
     const QByteArray query = QByteArray(kGetMap).mid(QByteArray(kGetMap).indexOf('?') + 1) + "&MAPTUNE_PROFILE=json";
     const Response remote = f.router->handle("GET", "/world", query, ServiceRouter::PathMode::Strict, {}, "192.0.2.7");

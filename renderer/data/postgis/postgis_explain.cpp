@@ -1,6 +1,9 @@
 #include "data/postgis/postgis_explain.h"
 
 #include "data/postgis/pg_result.h"
+#include "expr/feature_classifier.h"
+#include "geo/coordinate_transform.h"
+#include "geo/crs.h"
 #include "data/postgis/postgis_feature_source.h"
 
 #include <libpq-fe.h>
@@ -78,6 +81,25 @@ PostgisExplain explainPostgisLayer(const LayerDef& layer, const QStringList& att
                                 .arg(data.srid);
     }
     return out;
+}
+
+PostgisExplain explainPostgisView(const MapDef& map, const LayerDef& layer, const Rect& mapBox)
+{
+    Rect box = mapBox;
+    if (map.projection.isSet() && layer.projection.isSet() && !layer.projection.isAuto()) {
+        const Result<Crs> from = Crs::fromProjection(map.projection);
+        const Result<Crs> to = Crs::fromProjection(layer.projection);
+        if (!from || !to) return {{}, {}, {}, {}, QStringLiteral("PROJECTION: ") + (from ? to.message() : from.message())};
+        if (!(*from == *to)) {
+            QString error;
+            const auto t = CoordinateTransform::forThread(*from, *to);
+            if (!t.ok(&error)) return {{}, {}, {}, {}, error};
+            box = (*t)->transformBounds(box);
+        }
+    }
+    FeatureClassifier classifier;
+    if (const Status compiled = classifier.compile(layer); !compiled) return {{}, {}, {}, {}, compiled.message()};
+    return explainPostgisLayer(layer, classifier.attributes(), box);
 }
 
 }  // namespace maptune

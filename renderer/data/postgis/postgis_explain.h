@@ -22,6 +22,10 @@ struct PostgisExplain {
 // `attributes` as a draw asks for them; `bbox` in the layer's CRS (invalid: none).
 PostgisExplain explainPostgisLayer(const LayerDef& layer, const QStringList& attributes, const Rect& bbox);
 
+// What a draw of `mapBox` (map CRS) would send for the layer: the box in the
+// layer's CRS and the attributes its classes ask for, then explained.
+PostgisExplain explainPostgisView(const MapDef& map, const LayerDef& layer, const Rect& mapBox);
+
 // Looks for a spatial index use in a text plan; exposed for tests.
 bool planUsesIndex(const QString& plan);
 

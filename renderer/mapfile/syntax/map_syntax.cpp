@@ -51,6 +51,8 @@ public:
             node.name = t.upper();
             ++m_at;
             node.spec = m_schema.topLevel().keyword(node.name);
+            // An INCLUDE fragment's top level holds LAYERs, CLASSes, SYMBOLs...
+            if (!node.spec) node.spec = blockKeyword(node.name);
             if (node.spec) readChildren(node, m_schema.blockOpenedBy(*node.spec));
             else takeTrailingValues(node);
             roots.append(std::move(node));
@@ -59,6 +61,15 @@ public:
     }
 
 private:
+    // The keyword that opens the block `upper` wherever the schema allows it.
+    const KeywordSpec* blockKeyword(const QString& upper) const
+    {
+        const BlockSpec* block = m_schema.block(upper);
+        for (const QString& parent : block ? block->parents : QStringList())
+            if (const KeywordSpec* k = m_schema.keyword(parent, upper); k && k->type == ValueType::Block) return k;
+        return nullptr;
+    }
+
     const Token* peek() const { return m_at < m_tokens.size() ? m_tokens[m_at] : nullptr; }
     bool atEnd() const
     {

@@ -105,7 +105,10 @@ QList<CompletionItem> pathItems(const CompletionContext& ctx, const CompletionSo
     const int slash = int(ctx.prefix.lastIndexOf(QLatin1Char('/')));
     const QString folder = ctx.prefix.left(slash + 1);
     const QDir dir(base.absoluteFilePath(folder.isEmpty() ? QStringLiteral(".") : folder));
-    const QFileInfoList entries = dir.entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot, QDir::Name | QDir::DirsFirst);
+    // The typed part of the name filters first, so that a big folder still completes.
+    const QStringList filter{ctx.prefix.mid(slash + 1) + QLatin1Char('*')};
+    const QFileInfoList entries =
+        dir.entryInfoList(filter, QDir::AllEntries | QDir::NoDotAndDotDot, QDir::Name | QDir::DirsFirst);
     for (const QFileInfo& e : entries.mid(0, 500)) {
         const QString text = folder + e.fileName() + (e.isDir() ? QStringLiteral("/") : QString());
         out.append({text, CompletionItem::Kind::Path, e.isDir() ? QStringLiteral("folder") : QStringLiteral("file")});

@@ -40,18 +40,27 @@ struct Parsed {
         const int nl = int(text.indexOf('\n', offset));
         return nl < 0 ? int(text.size()) : nl + 1;
     }
+    // The leading white space of the keyword's line.
     QByteArray indentOf(const SyntaxNode& n) const
     {
         const int start = lineStart(n.keyword.offset);
-        return text.mid(start, n.keyword.offset - start);
+        int end = start;
+        while (end < n.keyword.offset && (text[end] == ' ' || text[end] == '\t')) ++end;
+        return text.mid(start, end - start);
+    }
+    // Nothing but white space or a # comment from `from` to the end of its line.
+    bool restOfLineIsEmpty(int from) const
+    {
+        const QByteArray rest = text.mid(from, lineEnd(from) - from).trimmed();
+        return rest.isEmpty() || rest.startsWith('#');
     }
     // Whole lines of a block, when it starts its line and ends its last one.
     std::pair<int, int> lines(const SyntaxNode& n) const { return {lineStart(n.keyword.offset), lineEnd(n.endOffset())}; }
+    // The block starts its line and ends its last one (a comment may follow its END).
     bool ownsItsLines(const SyntaxNode& n) const
     {
-        const auto [start, end] = lines(n);
-        return text.mid(start, n.keyword.offset - start).trimmed().isEmpty() &&
-               text.mid(n.endOffset(), end - n.endOffset()).trimmed().isEmpty();
+        const int start = lineStart(n.keyword.offset);
+        return text.mid(start, n.keyword.offset - start).trimmed().isEmpty() && restOfLineIsEmpty(n.endOffset());
     }
 };
 
@@ -97,6 +106,11 @@ std::optional<TextEdit> setLayerStatus(const QByteArray& text, const QString& la
     if (const SyntaxNode* s = layer->child(QStringLiteral("STATUS")); s && !s->values.isEmpty())
         return TextEdit{s->values.first().offset, s->values.first().length, value};
     const SyntaxNode* name = layer->child(QStringLiteral("NAME"));
+    if (!name) return std::nullopt;
+    // NAME sharing its line with more of the layer: STATUS goes right after it.
+    const bool nameStartsLine = p.indentOf(*name).size() == name->keyword.offset - p.lineStart(name->keyword.offset);
+    if (!nameStartsLine || !p.restOfLineIsEmpty(name->endOffset()))
+        return TextEdit{name->endOffset(), 0, " STATUS " + value};
     return lineAfter(p, *name, p.indentOf(*name), "STATUS " + value);
 }
 
@@ -110,8 +124,9 @@ std::optional<TextEdit> moveLayer(const QByteArray& text, const QString& layerNa
     if (before.isEmpty()) {
         for (const SyntaxNode& root : p.syntax.roots)
             if (root.name == QLatin1String("MAP"))
-                for (const SyntaxNode* l : root.childrenNamed(QStringLiteral("LAYER"))) target = p.lines(*l).second;
-    } else if (const SyntaxNode* b = p.layer(before)) {
+                for (const SyntaxNode* l : root.childrenNamed(QStringLiteral("LAYER")))
+                    target = p.ownsItsLines(*l) ? p.lines(*l).second : -1;
+    } else if (const SyntaxNode* b = p.layer(before); b && p.ownsItsLines(*b)) {
         target = p.lines(*b).first;
     }
     if (target < 0 || (target >= start && target <= end)) return std::nullopt;  // nowhere, or where it is
