@@ -66,8 +66,14 @@ CompletionSources MapfileCompleter::sourcesFor(const QString& layerName)
         if (!s.name.isEmpty()) sources.symbols << s.name;
     for (const auto& [alias, file] : m_map->fonts.items) sources.fonts << alias;
     const LayerDef* layer = layerName.isEmpty() ? nullptr : m_map->layer(layerName);
-    // A database is never asked from the GUI thread: PostGIS attributes are left out.
-    if (layer && layer->connectionType != ConnectionType::PostGIS) {
+    // Only files are opened on the GUI thread: databases, services and remote
+    // files (PostGIS, OGR "PG:" or "WFS:", /vsicurl/...) would stall typing.
+    const QString source = layer ? (layer->connectionType == ConnectionType::OGR ? layer->connection : layer->data) : QString();
+    const bool local = !source.startsWith(QLatin1String("/vsi")) && !source.contains(QLatin1String("://")) &&
+                       (source.indexOf(QLatin1Char(':')) < 0 || source.indexOf(QLatin1Char(':')) == 1);
+    if (layer && local &&
+        (layer->connectionType == ConnectionType::Local || layer->connectionType == ConnectionType::OGR ||
+         layer->connectionType == ConnectionType::Inline)) {
         auto it = m_attributes.find(layerName);
         if (it == m_attributes.end()) {
             static const EngineContext context;

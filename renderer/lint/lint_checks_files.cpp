@@ -38,6 +38,7 @@ void checkShapefileIndex(LintContext& c, const LayerDef& layer)
 void checkRasterLayout(LintContext& c, const LayerDef& layer)
 {
     if (layer.type != LayerType::Raster || (layer.data.isEmpty() && layer.tileIndex.isEmpty())) return;
+    if (!isLocalSource(layer.tileIndex.isEmpty() ? layer.data : layer.tileIndex)) return;
     const LayerRasterReport report = RasterAdvisor::inspectLayer(c.map, layer, 20);
     int untiled = 0, noOverviews = 0;
     QString firstUntiled, firstNoOverviews;

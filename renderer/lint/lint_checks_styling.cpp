@@ -41,7 +41,7 @@ VectorSchema vectorSchema(const MapDef& map, const LayerDef& layer)
         path = resolveDataPath(map, layer.connection);
         layerName = layer.data;
     }
-    if (path.isEmpty() || layer.type == LayerType::Raster) return s;
+    if (path.isEmpty() || layer.type == LayerType::Raster || !isLocalSource(path)) return s;
     if (QFileInfo(path).suffix().isEmpty() && QFileInfo::exists(path + QStringLiteral(".shp"))) path += QStringLiteral(".shp");
     if (!QFileInfo::exists(path)) return s;
     std::unique_ptr<void, decltype(&GDALClose)> ds(

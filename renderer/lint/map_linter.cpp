@@ -81,6 +81,15 @@ LintFindings lintMapText(const QByteArray& text, const QString& virtualPath, con
     return lint(text, virtualPath, parseMapText(text, virtualPath), options);
 }
 
+bool isLocalSource(const QString& source)
+{
+    const QString s = source.trimmed();
+    if (s.isEmpty() || s.startsWith(QLatin1String("/vsi")) || s.contains(QLatin1String("://"))) return false;
+    // "PG:", "WFS:", "NETCDF:\"f\":v", ... but not a Windows drive letter.
+    const int colon = int(s.indexOf(QLatin1Char(':')));
+    return colon < 0 || colon == 1;
+}
+
 void LintContext::add(const QString& ruleId, const SourcePos& pos, const QString& message, std::optional<LintEdit> edit)
 {
     const LintRule* rule = lintRule(ruleId);

@@ -15,6 +15,11 @@ struct LintOptions {
     int denseFeatureCount = 5000;  // MT109: a layer with more features is dense
 };
 
+// Whether lint may open what a layer reads: local files only, never a GDAL
+// virtual file system, a URL or a driver-prefixed source (no network
+// access while linting, e.g. an untrusted mapfile in CI).
+bool isLocalSource(const QString& source);
+
 // Findings in file order (file, line, column), then by rule.
 LintFindings lintMapFile(const QString& path, const LintOptions& options = {});
 // The same for text not saved yet (the editor); virtualPath names it and is

@@ -333,6 +333,15 @@ private Q_SLOTS:
         QCOMPARE(unused, QStringList{QStringLiteral("SYMBOL 'second' is never used")});
     }
 
+    void networkSourcesAreNeverOpened()
+    {
+        QVERIFY(isLocalSource(QStringLiteral("data/roads.shp")));
+        QVERIFY(isLocalSource(QStringLiteral("/srv/data/ortho.tif")));
+        for (const char* remote : {"/vsicurl/http://169.254.169.254/x.tif", "https://example.org/a.tif", "PG:dbname=gis",
+                                   "WFS:http://example.org/wfs", "NETCDF:\"f.nc\":v"})
+            QVERIFY2(!isLocalSource(QLatin1String(remote)), remote);
+    }
+
     void findingsOfIncludedFilesNameThem()
     {
         QTemporaryDir dir;
