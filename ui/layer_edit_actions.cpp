@@ -21,6 +21,20 @@ bool LayerEditActions::apply(const std::optional<TextEdit>& edit, const QString&
     return false;
 }
 
+bool LayerEditActions::sameClasses(const LayerDef* layer, int classIndex)
+{
+    const QString layerName = layer ? layer->name : QString();
+    const QByteArray text = m_document->text().toUtf8();
+    bool same = layer && classCount(text, layerName) == layer->classes.size();
+    if (same && classIndex >= 0)
+        same = classIndex < layer->classes.size() &&
+               styleCount(text, layerName, classIndex) == layer->classes[classIndex].styles.size();
+    if (!same)
+        Q_EMIT message(tr("'%1': its classes or styles are not all CLASS/STYLE blocks of this text (an INCLUDE, "
+                          "class-level style keywords): edit them in the text").arg(layerName));
+    return same;
+}
+
 bool LayerEditActions::setStatus(const QString& layer, const QString& status)
 {
     return apply(maptune::setLayerStatus(m_document->text().toUtf8(), layer, status), tr("STATUS of '%1'").arg(layer));
@@ -48,22 +62,30 @@ bool LayerEditActions::addClass(const QString& layer)
 
 bool LayerEditActions::duplicateClass(const QString& layer, int classIndex)
 {
+    if (!sameClasses(layerNamed(layer), classIndex)) return false;
+
     return apply(maptune::duplicateClass(m_document->text().toUtf8(), layer, classIndex), tr("class of '%1'").arg(layer));
 }
 
 bool LayerEditActions::removeClass(const QString& layer, int classIndex)
 {
+    if (!sameClasses(layerNamed(layer), classIndex)) return false;
+
     return apply(maptune::removeClass(m_document->text().toUtf8(), layer, classIndex), tr("class of '%1'").arg(layer));
 }
 
 bool LayerEditActions::duplicateStyle(const QString& layer, int classIndex, int styleIndex)
 {
+    if (!sameClasses(layerNamed(layer), classIndex)) return false;
+
     return apply(maptune::duplicateStyle(m_document->text().toUtf8(), layer, classIndex, styleIndex),
                  tr("style of '%1'").arg(layer));
 }
 
 bool LayerEditActions::removeStyle(const QString& layer, int classIndex, int styleIndex)
 {
+    if (!sameClasses(layerNamed(layer), classIndex)) return false;
+
     return apply(maptune::removeStyle(m_document->text().toUtf8(), layer, classIndex, styleIndex),
                  tr("style of '%1'").arg(layer));
 }
@@ -75,6 +97,7 @@ bool LayerEditActions::editStyle(const MapDef& map, const QString& layerName, in
         Q_EMIT message(tr("this class has no STYLE to edit"));
         return false;
     }
+    if (!sameClasses(layer, classIndex)) return false;
     QStringList symbols;
     for (const SymbolDef& s : map.symbols)
         if (!s.name.isEmpty()) symbols << s.name;
@@ -95,6 +118,7 @@ void LayerEditActions::addTo(QMenu* menu, const MapDefPtr& map, const QString& l
 {
     const LayerDef* def = map ? map->layer(layer) : nullptr;
     if (!def) return;
+    m_map = map;
     if (classIndex >= 0) {
         menu->addAction(tr("Edit &Style…"), this, [this, map, layer, classIndex] { editStyle(*map, layer, classIndex); });
         menu->addAction(tr("D&uplicate Class"), this, [this, layer, classIndex] { duplicateClass(layer, classIndex); });

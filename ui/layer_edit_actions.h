@@ -43,17 +43,23 @@ public:
     void setColourPicker(StyleForm::ColourPicker picker) { m_picker = std::move(picker); }
     // Accept the form without showing it (tests): the form is passed to it before exec.
     void setFormDriver(std::function<bool(StyleForm&)> driver) { m_driver = std::move(driver); }
+    // The map the class and style indexes refer to (the layer list's).
+    void setMap(MapDefPtr map) { m_map = std::move(map); }
 
 Q_SIGNALS:
     void message(const QString& text);
 
 private:
     bool apply(const std::optional<TextEdit>& edit, const QString& what);
+    // The text's CLASS (and STYLE) blocks are the model's, one for one; else a message.
+    bool sameClasses(const LayerDef* layer, int classIndex);
+    const LayerDef* layerNamed(const QString& name) const { return m_map ? m_map->layer(name) : nullptr; }
 
     MapDocument* m_document;
     QWidget* m_parent;
     StyleForm::ColourPicker m_picker;
     std::function<bool(StyleForm&)> m_driver;
+    MapDefPtr m_map;
 };
 
 }  // namespace maptune

@@ -21,6 +21,7 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -147,6 +148,28 @@ private Q_SLOTS:
         QCOMPARE(f.text(), expected);
         f.undo();
         QCOMPARE(f.text(), kMap);
+    }
+
+    void classesTheTextDoesNotHoldAreLeftAlone()
+    {
+        // Class-level COLOR makes a style the text has no STYLE block for:
+        // editing by index would hit the wrong block, so nothing is edited.
+        QTemporaryDir dir;
+        const QByteArray legacy = "MAP\n  SIZE 10 10\n  EXTENT 0 0 10 10\n  LAYER\n    NAME \"p\"\n    TYPE POINT\n"
+                                  "    STATUS ON\n    FEATURE POINTS 5 5 END END\n    CLASS\n      COLOR 255 0 0\n"
+                                  "      STYLE\n        COLOR 0 0 255\n      END\n    END\n  END\nEND\n";
+        MainWindow window;
+        QVERIFY(window.openFile(writeFile(dir.filePath(QStringLiteral("legacy.map")), legacy)));
+        QVERIFY(window.document()->lastGoodMap());
+        std::unique_ptr<QMenu> menu(window.layerMenu(0, 0));
+        QAction* removeStyle = nullptr;
+        for (QAction* a : menu->findChildren<QAction*>())
+            if (a->text() == QLatin1String("Remove Style")) removeStyle = a;
+        QVERIFY(removeStyle);
+        QSignalSpy said(window.layerEdits(), &LayerEditActions::message);
+        removeStyle->trigger();
+        QCOMPARE(window.document()->text().toUtf8(), legacy);
+        QCOMPARE(said.size(), 1);
     }
 
     void theLayerListAndTheOutlineFollowEachOther()

@@ -97,6 +97,20 @@ TextEdit lineAfter(const Parsed& p, const SyntaxNode& after, const QByteArray& i
 
 }  // namespace
 
+int classCount(const QByteArray& text, const QString& layerName)
+{
+    const Parsed p(text);
+    const SyntaxNode* layer = p.layer(layerName);
+    return layer ? int(layer->childrenNamed(QStringLiteral("CLASS")).size()) : -1;
+}
+
+int styleCount(const QByteArray& text, const QString& layerName, int classIndex)
+{
+    const Parsed p(text);
+    const SyntaxNode* c = p.cls(layerName, classIndex);
+    return c ? int(c->childrenNamed(QStringLiteral("STYLE")).size()) : -1;
+}
+
 std::optional<TextEdit> setLayerStatus(const QByteArray& text, const QString& layerName, const QString& status)
 {
     const Parsed p(text);

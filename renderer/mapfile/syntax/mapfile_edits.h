@@ -25,6 +25,12 @@ struct TextEdit {
     }
 };
 
+// How many CLASS blocks the LAYER has in the text, and STYLE blocks one of
+// them has (-1: no such layer or class). A model whose counts differ (classes
+// read through INCLUDE, class-level style keywords) must not be edited by index.
+int classCount(const QByteArray& text, const QString& layer);
+int styleCount(const QByteArray& text, const QString& layer, int classIndex);
+
 // STATUS ON / OFF / DEFAULT: the value replaced, or a STATUS line added after NAME.
 std::optional<TextEdit> setLayerStatus(const QByteArray& text, const QString& layer, const QString& status);
 // The LAYER block (its whole lines) moved before `before` (empty: after the last LAYER).
