@@ -345,7 +345,7 @@ QPlainTextEdit* EditorPanel::addReadOnlyTab(const QString& path)
 bool EditorPanel::goToDefinition()
 {
     const QString text = m_editor->toPlainText();
-    const int offset = int(text.left(m_editor->textCursor().position()).toUtf8().size());
+    const int offset = utf8Offset(text, m_editor->textCursor().position());
     const NavigationTarget target = definitionAt(text.toUtf8(), offset, m_document->path());
     if (!target.found()) {
         m_status->setText(tr("nothing to go to at the cursor"));
@@ -376,7 +376,7 @@ bool EditorPanel::goToDefinition()
 int EditorPanel::findReferences()
 {
     const QString text = m_editor->toPlainText();
-    const int offset = int(text.left(m_editor->textCursor().position()).toUtf8().size());
+    const int offset = utf8Offset(text, m_editor->textCursor().position());
     const auto [keyword, name] = referenceNameAt(text.toUtf8(), offset);
     if (name.isEmpty()) {
         m_status->setText(tr("put the cursor on a SYMBOL or FONT name to find its uses"));

@@ -1,6 +1,9 @@
 #include "mapfile_completer.h"
 
+#include "mapfile_editor.h"
+
 #include "data/feature_source_factory.h"
+#include "lint/map_linter.h"
 
 #include <QAbstractItemView>
 #include <QCompleter>
@@ -69,11 +72,9 @@ CompletionSources MapfileCompleter::sourcesFor(const QString& layerName)
     // Only files are opened on the GUI thread: databases, services and remote
     // files (PostGIS, OGR "PG:" or "WFS:", /vsicurl/...) would stall typing.
     const QString source = layer ? (layer->connectionType == ConnectionType::OGR ? layer->connection : layer->data) : QString();
-    const bool local = !source.startsWith(QLatin1String("/vsi")) && !source.contains(QLatin1String("://")) &&
-                       (source.indexOf(QLatin1Char(':')) < 0 || source.indexOf(QLatin1Char(':')) == 1);
-    if (layer && local &&
-        (layer->connectionType == ConnectionType::Local || layer->connectionType == ConnectionType::OGR ||
-         layer->connectionType == ConnectionType::Inline)) {
+    if (layer && (layer->connectionType == ConnectionType::Inline ||
+                  ((layer->connectionType == ConnectionType::Local || layer->connectionType == ConnectionType::OGR) &&
+                   isLocalSource(source)))) {
         auto it = m_attributes.find(layerName);
         if (it == m_attributes.end()) {
             static const EngineContext context;
@@ -87,10 +88,17 @@ CompletionSources MapfileCompleter::sourcesFor(const QString& layerName)
 
 bool MapfileCompleter::showCompletions()
 {
+    return showCompletions(contextAtCursor());
+}
+
+CompletionContext MapfileCompleter::contextAtCursor() const
+{
     const QString text = m_editor->toPlainText();
-    const int position = m_editor->textCursor().position();
-    const QByteArray utf8 = text.left(position).toUtf8();
-    const CompletionContext context = completionContextAt(text.toUtf8(), int(utf8.size()));
+    return completionContextAt(text.toUtf8(), utf8Offset(text, m_editor->textCursor().position()));
+}
+
+bool MapfileCompleter::showCompletions(const CompletionContext& context)
+{
     const QList<CompletionItem> items = completionsFor(context, sourcesFor(context.layerName));
     m_model->clear();
     for (const CompletionItem& item : items) {
@@ -189,13 +197,11 @@ void MapfileCompleter::keyAfter(QKeyEvent* event)
     }
     // A space after a keyword with fixed values (STATUS, TYPE...) offers them.
     if (typed == QLatin1String(" ")) {
-        const QString text = m_editor->toPlainText();
-        const QByteArray before = text.left(m_editor->textCursor().position()).toUtf8();
-        const CompletionContext context = completionContextAt(text.toUtf8(), int(before.size()));
+        const CompletionContext context = contextAtCursor();
         if (!context.keyword.isEmpty()) {
             const KeywordSpec* spec = KeywordSchema::builtin().keyword(context.block(), context.keyword);
             if (spec && spec->type == ValueType::Enum) {
-                showCompletions();
+                showCompletions(context);
                 return;
             }
         }

@@ -40,6 +40,8 @@ public:
     QCompleter* completer() const { return m_completer; }
 
 private:
+    CompletionContext contextAtCursor() const;
+    bool showCompletions(const CompletionContext& context);
     void insertCompletion(const QString& text);
     CompletionSources sourcesFor(const QString& layerName);
 

@@ -331,7 +331,7 @@ QString MapfileEditor::hoverTextAt(const QPoint& viewportPos) const
     if (std::abs(r.center().x() - viewportPos.x()) > fontMetrics().averageCharWidth() * 2) return {};
     const QString text = toPlainText();
     const QByteArray utf8 = text.toUtf8();
-    const int offset = int(text.left(c.position()).toUtf8().size());
+    const int offset = utf8Offset(text, c.position());
     // A SYMBOL's name (in a STYLE, or a SYMBOL block's NAME): how it looks.
     QString preview;
     if (const MapDefPtr& map = m_completer->map()) {

@@ -22,6 +22,10 @@ namespace maptune {
 
 class MapfileCompleter;
 
+// The byte offset into text.toUtf8() of a character position: the engine's
+// syntax functions count bytes, the editor counts UTF-16 units.
+inline int utf8Offset(const QString& text, int position) { return int(text.left(position).toUtf8().size()); }
+
 class MapfileEditor : public QPlainTextEdit {
     Q_OBJECT
 public:
