@@ -36,6 +36,8 @@ private Q_SLOTS:
     void nativeFilterAndBoxToken_data();
     void nativeFilterAndBoxToken();
     void sridLookupIsCached();
+    void extentOfTheData_data();
+    void extentOfTheData();
     void explainAndCheck();
     void rendersWithDbTraces();
     void failingLayerDoesNotStopOthers();
@@ -183,6 +185,45 @@ void TestPostgisSource::sridLookupIsCached()
     QVERIFY2(r.ok, qPrintable(r.error));
     QCOMPARE(r.traces.size(), 1);  // cached: no metadata round trip any more
     QCOMPARE(r.features.size(), 2);
+}
+
+// What GetCapabilities advertises for a layer without EXTENT: ST_Extent
+// over the DATA as the layer defines it (filters in, !BOX! open).
+void TestPostgisSource::extentOfTheData_data()
+{
+    QTest::addColumn<QString>("data");
+    QTest::addColumn<QStringList>("processing");
+    QTest::addColumn<Rect>("expected");
+    QTest::newRow("table") << "geom from roads using unique gid" << QStringList{} << Rect{0, 0, 169.5, 121.5};
+    QTest::newRow("NATIVE_FILTER") << "geom from roads using unique gid using srid=4326"
+                                   << QStringList{"NATIVE_FILTER=kind = 'main'"} << Rect{0, 0, 21, 21};
+    QTest::newRow("subselect with !BOX!")
+        << "geom from (select * from roads where geom && !BOX! and kind = 'minor') as r using unique gid using srid=4326"
+        << QStringList{} << Rect{10, 10, 31, 32};
+}
+
+void TestPostgisSource::extentOfTheData()
+{
+    QFETCH(QString, data);
+    QFETCH(QStringList, processing);
+    QFETCH(Rect, expected);
+    MapDef map;
+    auto opened = openFeatureSource(map, pgLayer(data, processing), testEngine());
+    QVERIFY2(opened, qPrintable(opened.message()));
+    const std::optional<Rect> e = (*opened)->extent();
+    QVERIFY(e);
+    QVERIFY2(qAbs(e->minx - expected.minx) < 1e-3 && qAbs(e->miny - expected.miny) < 1e-3 &&
+                 qAbs(e->maxx - expected.maxx) < 1e-3 && qAbs(e->maxy - expected.maxy) < 1e-3,
+             qPrintable(QStringLiteral("%1 %2 %3 %4").arg(e->minx).arg(e->miny).arg(e->maxx).arg(e->maxy)));
+    const QList<DbTrace> traces = (*opened)->takeDbTraces();
+    QVERIFY(!traces.isEmpty());
+    QVERIFY(traces.last().sql.contains("ST_Extent"));
+    QVERIFY(traces.last().error.isEmpty());
+    // A table that does not exist: no extent, and the trace says why.
+    auto broken = openFeatureSource(map, pgLayer("geom from no_such_table using srid=4326"), testEngine());
+    QVERIFY(broken);
+    QVERIFY(!(*broken)->extent());
+    QVERIFY((*broken)->takeDbTraces().last().error.contains("no_such_table"));
 }
 
 void TestPostgisSource::explainAndCheck()

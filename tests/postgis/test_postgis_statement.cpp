@@ -136,7 +136,7 @@ void TestPostgisStatement::buildStatement()
     QFETCH(QList<double>, params);
     const auto d = PostgisDataDef::parse(data);
     QVERIFY2(d, qPrintable(d.message()));
-    const auto st = PostgisStatement::select({*d, columns, bbox, srid, filter, limit});
+    const auto st = PostgisStatement::select({*d, columns, bbox, srid, filter, limit, {}});
     QVERIFY2(st, qPrintable(st.message()));
     QTEST(st->sql, "sql");
     QCOMPARE(st->params.size(), params.size());
@@ -153,7 +153,7 @@ void TestPostgisStatement::conditionsAreBound()
 {
     const auto d = PostgisDataDef::parse(QStringLiteral("geom from events using unique gid using srid=4326"));
     QVERIFY(d);
-    PostgisSelectSpec spec{*d, {"name"}, Rect{0, 0, 10, 10}, 4326, {}, -1};
+    PostgisSelectSpec spec{*d, {"name"}, Rect{0, 0, 10, 10}, 4326, {}, -1, {}};
     spec.conditions = {RequestConditionDef{"t", RequestConditionDef::Kind::Time,
                                            {{"2004-01-02 00:00:00", "2004-01-02 00:00:00"}, {"2004-02-01 00:00:00", "2004-02-29 23:59:59"}}},
                        RequestConditionDef{"le\"vel", RequestConditionDef::Kind::Number, {{"100", "100"}}}};

@@ -177,6 +177,41 @@ std::optional<Crs> PostgisFeatureSource::nativeCrs() const
     return Crs::fromUserInput(QStringLiteral("EPSG:%1").arg(srid)).toOptional();
 }
 
+std::optional<Rect> PostgisFeatureSource::extent() const
+{
+    Result<PgLease> l = lease();
+    if (!l) return std::nullopt;
+    const Result<PgSourceInfo> info = sourceInfo(*l, false);
+    if (!info) return std::nullopt;
+    PostgisSelectSpec spec;
+    spec.data = m_data;
+    spec.srid = info->srid;
+    spec.nativeFilter = m_nativeFilter;
+    const PostgisStatement st = PostgisStatement::extent(spec);
+    auto t = std::make_shared<DbTrace>();
+    t->layer = m_layer;
+    t->sql = st.sql;
+    t->params = st.params;
+    Stopwatch clock;
+    const PgResult result = execText(l->conn(), st.sql, st.params);
+    t->queryMs = clock.elapsedMs();
+    m_traces << t;
+    PGresult* r = result.get();
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        t->error = pgErrorMessage(l->conn(), r);
+        return std::nullopt;
+    }
+    t->rows = PQntuples(r);
+    if (PQntuples(r) != 1 || PQnfields(r) != 4 || PQgetisnull(r, 0, 0)) return std::nullopt;
+    double v[4];
+    for (int i = 0; i < 4; ++i) {
+        bool ok = false;
+        v[i] = QByteArray(PQgetvalue(r, 0, i)).toDouble(&ok);
+        if (!ok) return std::nullopt;
+    }
+    return Rect{v[0], v[1], v[2], v[3]};
+}
+
 Result<PostgisStatement> PostgisFeatureSource::statement(const QStringList& columns, const Rect& bbox, int limit)
 {
     Result<PgLease> l = lease();

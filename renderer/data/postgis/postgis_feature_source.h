@@ -27,6 +27,9 @@ public:
 
     QStringList fields() const override;
     std::optional<Crs> nativeCrs() const override;
+    // ST_Extent over the whole source, asked each time (what OWS capabilities
+    // advertise when the mapfile gives no EXTENT); nothing when it fails.
+    std::optional<Rect> extent() const override;
     Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) override;
     QList<DbTrace> takeDbTraces() override;
 

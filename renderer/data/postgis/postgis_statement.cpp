@@ -22,7 +22,28 @@ QString number(double v)
     return QString::number(v, 'g', QLocale::FloatingPointShortest);  // round-trips exactly
 }
 
+QString nativeFilterClause(const QString& filter)
+{
+    return QLatin1Char('(') + filter.trimmed() + QLatin1Char(')');
+}
+
 }  // namespace
+
+PostgisStatement PostgisStatement::extent(const PostgisSelectSpec& spec)
+{
+    const PostgisDataDef& d = spec.data;
+    PostgisStatement st;
+    QString from = d.fromClause();
+    if (d.hasBoxToken()) {
+        from.replace(QLatin1String("!BOX!"), envelope(spec.srid));
+        st.params = {number(-kWorld), number(-kWorld), number(kWorld), number(kWorld)};
+        st.float8Params = 4;
+    }
+    QString inner = QStringLiteral("SELECT ST_Extent(%1) AS e FROM %2").arg(d.quotedGeometry(), from);
+    if (!spec.nativeFilter.trimmed().isEmpty()) inner += QLatin1String(" WHERE ") + nativeFilterClause(spec.nativeFilter);
+    st.sql = QStringLiteral("SELECT ST_XMin(e),ST_YMin(e),ST_XMax(e),ST_YMax(e) FROM (%1) AS maptune_extent").arg(inner);
+    return st;
+}
 
 Result<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec)
 {
@@ -49,7 +70,7 @@ Result<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec)
         where << QStringLiteral("%1 && %2").arg(d.quotedGeometry(), envelope(spec.srid));
         st.params = {number(b.minx), number(b.miny), number(b.maxx), number(b.maxy)};
     }
-    if (!spec.nativeFilter.trimmed().isEmpty()) where << QLatin1Char('(') + spec.nativeFilter.trimmed() + QLatin1Char(')');
+    if (!spec.nativeFilter.trimmed().isEmpty()) where << nativeFilterClause(spec.nativeFilter);
     st.float8Params = int(st.params.size());
     // Each condition: (item = $n OR (item >= $n AND item <= $m) ...), the
     // values bound as text for the server to read as the column's type.

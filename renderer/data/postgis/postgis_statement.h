@@ -34,6 +34,11 @@ struct PostgisStatement {
     // Result layout: columns 0..n-1 are the attributes, then the WKB, then
     // the unique id when DATA has `using unique`.
     static Result<PostgisStatement> select(const PostgisSelectSpec& spec);
+    // msPostGISLayerGetExtent: one row of four float8 (xmin, ymin, xmax, ymax;
+    // NULL when no row has a geometry) over the whole source, the mapfile's
+    // NATIVE_FILTER applied, !BOX! opened to the world. spec.bbox, columns,
+    // conditions and limit are not used.
+    static PostgisStatement extent(const PostgisSelectSpec& spec);
     // "SELECT ... -- $1=0 $2=0 ..." for logs and `maptune-cli explain`.
     QString display() const;
 };
