@@ -21,8 +21,15 @@ constexpr Word kWords[] = {
     {u"firstcap", TokenKind::Function}, {u"round", TokenKind::Function},
 };
 
-// MapServer words we recognise but do not implement (geometry and
-// JavaScript operators): named in the error instead of "unknown word".
+// The functions of GEOMTRANSFORM's shape expressions.
+constexpr const char16_t* kShapeFunctions[] = {
+    u"buffer", u"difference", u"simplify", u"simplifypt", u"generalize",
+    u"smoothsia", u"centerline", u"densify", u"outer", u"inner",
+};
+
+// MapServer words we recognise but do not implement in logical expressions
+// (geometry and JavaScript operators): named in the error instead of
+// "unknown word".
 constexpr const char16_t* kUnsupportedWords[] = {
     u"area", u"buffer", u"difference", u"simplify", u"simplifypt", u"generalize",
     u"smoothsia", u"centerline", u"densify", u"outer", u"inner", u"javascript",
@@ -49,7 +56,7 @@ constexpr Symbol kSymbols[] = {
 
 class Lexer {
 public:
-    explicit Lexer(const QString& text) : m_text(text) {}
+    Lexer(const QString& text, bool shapes) : m_text(text), m_shapes(shapes) {}
 
     LexResult run()
     {
@@ -164,7 +171,7 @@ private:
         if (tok.text.isEmpty()) return fail(QStringLiteral("empty attribute reference '[]'"), start);
         m_pos = end + 1;
         const QString lower = tok.text.toLower();
-        if (lower == u"shape" || lower == u"map_cellsize" || lower == u"data_cellsize")
+        if (!m_shapes && (lower == u"shape" || lower == u"map_cellsize" || lower == u"data_cellsize"))
             return fail(QStringLiteral("'[%1]' is not supported").arg(tok.text), start);
         tok.kind = TokenKind::AttrNumber;
         return true;
@@ -201,6 +208,13 @@ private:
                 return true;
             }
         }
+        if (m_shapes)
+            for (const char16_t* w : kShapeFunctions)
+                if (lower == QStringView(w)) {
+                    tok.kind = TokenKind::Function;
+                    tok.text = lower;
+                    return true;
+                }
         for (const char16_t* w : kUnsupportedWords)
             if (lower == QStringView(w))
                 return fail(QStringLiteral("'%1' is not supported (geometry operators are not implemented)").arg(lower), start);
@@ -208,15 +222,16 @@ private:
     }
 
     const QString& m_text;
+    bool m_shapes;
     qsizetype m_pos = 0;
     QString m_error;
 };
 
 }  // namespace
 
-LexResult lexExpression(const QString& text)
+LexResult lexExpression(const QString& text, bool shapes)
 {
-    return Lexer(text).run();
+    return Lexer(text, shapes).run();
 }
 
 QString describeToken(const ExprToken& token)

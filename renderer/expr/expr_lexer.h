@@ -35,7 +35,10 @@ struct LexResult {
     QString error;        // empty when lexing succeeded
 };
 
-LexResult lexExpression(const QString& text);
+// `shapes`: a GEOMTRANSFORM expression, where [shape], [map_cellsize] and
+// [data_cellsize] are bindings (AttrNumber tokens) and the geometry
+// functions (buffer, densify, centerline, ...) are Function tokens.
+LexResult lexExpression(const QString& text, bool shapes = false);
 
 // How a token reads in messages: "')'", "end of expression", "'[name]'".
 QString describeToken(const ExprToken& token);

@@ -9,6 +9,28 @@ namespace maptune {
 
 namespace {
 
+void compileTransforms(LayerVariant& v)
+{
+    const LayerDef& l = v.def;
+    auto failed = [&](const QString& what, const QString& message) {
+        if (v.transformError.isEmpty()) v.transformError = QStringLiteral("layer '%1': %2%3").arg(l.name, what, message);
+    };
+    if (!l.geomTransform.isEmpty()) {
+        Result<ShapeExpression> e = ShapeExpression::parse(l.geomTransform);
+        if (e) v.geomTransform = std::move(e).value();
+        else failed(QStringLiteral("GEOMTRANSFORM %1: ").arg(l.geomTransform), e.message());
+    }
+    for (qsizetype c = 0; c < l.classes.size(); ++c) {
+        std::vector<StyleGeomTransform> styles;
+        for (const StyleDef& s : l.classes[c].styles) {
+            Result<StyleGeomTransform> t = StyleGeomTransform::parse(s.geomTransform);
+            if (!t) failed(QStringLiteral("CLASS %1 STYLE: ").arg(c + 1), t.message());
+            styles.push_back(t ? std::move(t).value() : StyleGeomTransform{});
+        }
+        v.styleTransforms.push_back(std::move(styles));
+    }
+}
+
 std::unique_ptr<LayerVariant> makeVariant(LayerDef def)
 {
     auto v = std::make_unique<LayerVariant>();
@@ -19,6 +41,7 @@ std::unique_ptr<LayerVariant> makeVariant(LayerDef def)
         v->expressions = std::move(compiled).value();
     else
         v->error = compiled.message();
+    compileTransforms(*v);
     return v;
 }
 

@@ -4,8 +4,12 @@
 // for vector and raster layers alike) and its FILTER / CLASS EXPRESSION /
 // TEXT compiled. Immutable; shared by all threads.
 
+#include "data/geom_transform/shape_expression.h"
 #include "expr/feature_classifier.h"
 #include "mapfile/map_def.h"
+#include "render/style_geom_transform.h"
+
+#include <optional>
 
 #include <memory>
 #include <vector>
@@ -16,6 +20,12 @@ struct LayerVariant {
     LayerDef def;                                       // tokens substituted
     std::shared_ptr<const LayerExpressions> expressions;  // null when `error` is set
     QString error;                                      // an expression that does not compile
+    // GEOMTRANSFORMs: the LAYER's (in map units, before drawing) and each
+    // STYLE's ([class][style], in pixels). transformError: one that does
+    // not compile, which fails the layer's drawing only.
+    std::optional<ShapeExpression> geomTransform;
+    std::vector<std::vector<StyleGeomTransform>> styleTransforms;
+    QString transformError;
 };
 
 class LayerVariants {

@@ -1,23 +1,12 @@
 #include "render/line_offset.h"
 
-#include <geos_c.h>
+#include "geo/geos_context.h"
 
 #include <cmath>
 
 namespace maptune {
 
 namespace {
-
-struct GeosContext {
-    GEOSContextHandle_t handle = GEOS_init_r();
-    ~GeosContext() { GEOS_finish_r(handle); }
-};
-
-GEOSContextHandle_t geos()
-{
-    thread_local GeosContext ctx;
-    return ctx.handle;
-}
 
 void appendLines(GEOSContextHandle_t h, const GEOSGeometry* g, QList<QPolygonF>& out)
 {
@@ -45,7 +34,7 @@ void appendLines(GEOSContextHandle_t h, const GEOSGeometry* g, QList<QPolygonF>&
 
 QList<QPolygonF> LineOffset::offset(const QList<QPolygonF>& parts, double offset)
 {
-    GEOSContextHandle_t h = geos();
+    GEOSContextHandle_t h = geosForThread();
     QList<QPolygonF> out;
     for (const QPolygonF& part : parts) {
         if (part.size() < 2 || offset == 0) {

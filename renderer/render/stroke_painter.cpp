@@ -107,12 +107,13 @@ void StrokePainter::stroke(QPainter& p, const QList<QPolygonF>& parts, const QPe
 
 bool StrokePainter::drawsLayerDirectly(const LayerDef& layer)
 {
-    if (layer.type != LayerType::Line) return false;
+    if (layer.type != LayerType::Line || !layer.geomTransform.isEmpty()) return false;
     for (const ClassDef& c : layer.classes)
         for (const StyleDef& s : c.styles) {
             if (!s.symbolName.isEmpty() || s.symbolIndex > 0 || s.gap != 0) return false;
             if (s.width.isBound() || s.outlineWidth.isBound()) return false;
             if (s.lineJoin != LineJoin::Round || s.lineCap == LineCap::Square) return false;
+            if (!s.geomTransform.isEmpty()) return false;
         }
     return true;
 }

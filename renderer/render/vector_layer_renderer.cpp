@@ -428,6 +428,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         return false;
     };
     if (!m_variant.expressions) return fail(m_variant.error);
+    if (!m_variant.transformError.isEmpty()) return fail(m_variant.transformError);
     FeatureClassifier classifier(m_variant.expressions);
     std::unique_ptr<FeatureSource> source;
     if (auto grid = GraticuleSettings::fromLayer(m_layer)) {
@@ -477,6 +478,9 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     FeatureQuery q;
     q.bbox = queryBox;
     q.attributes = classifier.attributes();
+    if (m_variant.geomTransform)
+        for (const QString& a : m_variant.geomTransform->attributes())
+            if (!q.attributes.contains(a, Qt::CaseInsensitive)) q.attributes << a;
     q.scaleDenom = m_view.scaleDenom;
     if (q.bbox.isValid()) q.cellSize = q.bbox.width() / std::max(1, m_view.width);  // contours sample at this
     q.maxFeatures = m_layer.maxFeatures;
@@ -504,6 +508,18 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         && RenderLoad::hasSpareCore())
         bands.emplace(canvas, m_layer, resolver, scale, items, cancel);
 
+    // LAYER GEOMTRANSFORM: its attributes' columns, and its values per feature.
+    QList<int> transformColumns;
+    QStringList transformValues;
+    if (m_variant.geomTransform)
+        for (const QString& a : m_variant.geomTransform->attributes()) {
+            int column = -1;
+            for (qsizetype i = 0; i < cursor->fields().size() && column < 0; ++i)
+                if (cursor->fields()[i].compare(a, Qt::CaseInsensitive) == 0) column = int(i);
+            transformColumns << column;
+        }
+    const ShapeExpression::Inputs transformInputs{&transformValues, m_view.cellSizeX(), 0};
+
     Feature f;
     while (cursor->next(f)) {
         if (m_onlyFeatures && !m_onlyFeatures->contains(f.id)) continue;
@@ -511,6 +527,16 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         if (spatial && !spatial->passes(f.geometry)) continue;
         const int cls = classifier.classify(f.values, m_view.scaleDenom);
         if (cls < 0) continue;
+        if (m_variant.geomTransform) {
+            transformValues.clear();
+            for (int column : std::as_const(transformColumns)) transformValues << f.values.value(column);
+            Result<Geometry> g = m_variant.geomTransform->evaluate(f.geometry, transformInputs);
+            if (!g)
+                return fail(QStringLiteral("msGeomTransformShape(): Expression parser error. Failed to process shape expression: %1\n%2")
+                                .arg(m_variant.geomTransform->text(), g.message()));
+            f.geometry = std::move(g).value();
+            if (f.geometry.isEmpty()) continue;
+        }
         DrawItem item = toPixels(f.geometry, pixels);
         item.cls = cls;
         item.values = f.values;
@@ -546,41 +572,80 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
 {
     QPainter p(&canvas);
     p.setRenderHint(QPainter::Antialiasing);
-    auto drawStyle = [&](const DrawItem& item, const StyleDef& s) {
-        const ResolvedStyle r = resolver.resolve(s, item.values);
-        const bool asLine = m_layer.type == LayerType::Line || (m_layer.type == LayerType::Polygon && item.type == Geometry::Type::Line);
+    auto markerOf = [&](const ResolvedStyle& r, double angle) {
+        MarkerStyle m{r.symbol, r.size, angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
+        if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = m_map.fonts.value(r.symbol->font, {});
+        return m;
+    };
+    // Markers move the painter; lines and polygons leave it untouched so
+    // that they can be blended straight into the image.
+    auto drawMarkers = [&](const ResolvedStyle& r, const QList<TransformMarker>& at) {
         const bool perpendicular = r.offsetY == LineOffset::SingleSided || r.offsetY == LineOffset::DoubleSided;
-        if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) {
-            // Markers move the painter; lines and polygons leave it untouched
-            // so that they can be blended straight into the image.
-            p.save();
-            if (!perpendicular) p.translate(r.offsetX, r.offsetY);
-            if (r.polarRadius != 0 || r.polarAngle != 0) {
-                const double a = -r.polarAngle * M_PI / 180.0;
-                p.translate(r.polarRadius * std::cos(a), r.polarRadius * std::sin(a));
-            }
-            // A set ANGLE is relative to the map's north: a rotated map turns it back.
-            const double angle = r.angle != 0 ? r.angle - m_view.angle : 0;
-            MarkerStyle m{r.symbol, r.size, angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
-            if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = m_map.fonts.value(r.symbol->font, {});
-            for (const QPolygonF& part : item.parts)
-                for (const QPointF& pt : part) SymbolPainter::drawMarker(p, pt, m);
-            p.restore();
-        } else if (asLine) {
-            const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
-            if (r.symbol && s.gap != 0) {
-                MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
-                for (const QPolygonF& part : parts)
-                    SymbolPainter::drawAlongLine(p, part, m, s.gap * scale, s.initialGap * scale);
-            } else {
-                if (r.outline.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false);
-                if (r.color.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.color, r.width, s, scale), false);
-            }
-        } else if (item.type == Geometry::Type::Polygon) {
-            const QList<QPolygonF> rings = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
-            StrokePainter::fillRings(p, rings, r.color);
-            if (r.outline.isValid()) StrokePainter::stroke(p, rings, StyleResolver::linePen(r.outline, r.width, s, scale), true);
+        p.save();
+        if (!perpendicular) p.translate(r.offsetX, r.offsetY);
+        if (r.polarRadius != 0 || r.polarAngle != 0) {
+            const double a = -r.polarAngle * M_PI / 180.0;
+            p.translate(r.polarRadius * std::cos(a), r.polarRadius * std::sin(a));
         }
+        // A set ANGLE is relative to the map's north: a rotated map turns it back.
+        const double angle = r.angle != 0 ? r.angle - m_view.angle : 0;
+        for (const TransformMarker& m : at) SymbolPainter::drawMarker(p, m.at, markerOf(r, m.angle.value_or(angle)));
+        p.restore();
+    };
+    auto strokeParts = [&](const ResolvedStyle& r, const StyleDef& s, const QList<QPolygonF>& lines) {
+        const QList<QPolygonF> parts = LineOffset::apply(lines, r.offsetX, r.offsetY);
+        if (r.symbol && s.gap != 0) {
+            const MarkerStyle m = markerOf(r, r.angle);
+            for (const QPolygonF& part : parts) SymbolPainter::drawAlongLine(p, part, m, s.gap * scale, s.initialGap * scale);
+        } else {
+            if (r.outline.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false);
+            if (r.color.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.color, r.width, s, scale), false);
+        }
+    };
+    auto fillParts = [&](const ResolvedStyle& r, const StyleDef& s, const QList<QPolygonF>& polygon) {
+        const QList<QPolygonF> rings = LineOffset::apply(polygon, r.offsetX, r.offsetY);
+        StrokePainter::fillRings(p, rings, r.color);
+        if (r.outline.isValid()) StrokePainter::stroke(p, rings, StyleResolver::linePen(r.outline, r.width, s, scale), true);
+    };
+    auto allPoints = [](const QList<QPolygonF>& parts) {
+        QList<TransformMarker> at;
+        for (const QPolygonF& part : parts)
+            for (const QPointF& pt : part) at << TransformMarker{pt, std::nullopt};
+        return at;
+    };
+    // The style on the shape its GEOMTRANSFORM makes (msDrawTransformedShape).
+    auto drawTransformed = [&](const DrawItem& item, const StyleDef& s, const StyleGeomTransform& t, const ResolvedStyle& r) {
+        using Kind = StyleGeomTransform::Kind;
+        const QSize image = canvas.size();
+        switch (t.kind) {
+        case Kind::BBox: {
+            const double padding = std::max(r.width, r.size) + 3;  // clipped outside the image, not at its edge
+            fillParts(r, s, {boundingBoxRing(item.parts, image, padding)});
+            return;
+        }
+        case Kind::Expression: {
+            const Result<Geometry> g = t.expression->evaluate(geometryFromParts(item.type, item.parts), {&item.values, 1, 0});
+            if (!g || g->isEmpty()) return;
+            if (g->type == Geometry::Type::Line) strokeParts(r, s, partsFromGeometry(*g));
+            else if (g->type == Geometry::Type::Polygon) fillParts(r, s, partsFromGeometry(*g));
+            else drawMarkers(r, allPoints(partsFromGeometry(*g)));
+            return;
+        }
+        default: drawMarkers(r, transformMarkers(t.kind, item.parts, image, s.angleAuto)); return;
+        }
+    };
+    auto drawStyle = [&](const DrawItem& item, const StyleDef& s, const StyleGeomTransform& t) {
+        const ResolvedStyle r = resolver.resolve(s, item.values);
+        if (t.drawsOwnShape()) return drawTransformed(item, s, t, r);
+        const bool asLine = m_layer.type == LayerType::Line || (m_layer.type == LayerType::Polygon && item.type == Geometry::Type::Line);
+        if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) drawMarkers(r, allPoints(item.parts));
+        else if (asLine) strokeParts(r, s, item.parts);
+        else if (item.type == Geometry::Type::Polygon) fillParts(r, s, item.parts);
+    };
+    auto transformOf = [&](int cls, qsizetype style) -> const StyleGeomTransform& {
+        static const StyleGeomTransform none;
+        const auto& t = m_variant.styleTransforms;
+        return size_t(cls) < t.size() && size_t(style) < t[size_t(cls)].size() ? t[size_t(cls)][size_t(style)] : none;
     };
 
     int maxStyles = 0;
@@ -589,14 +654,15 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         for (int pass = 0; pass < maxStyles && !cancel.isCancelled(); ++pass)
             for (qsizetype i = 0; i < items.size(); ++i) {
                 const auto& styles = m_layer.classes[items[i].cls].styles;
-                if (pass < styles.size()) drawStyle(items[i], styles[pass]);
+                if (pass < styles.size()) drawStyle(items[i], styles[pass], transformOf(items[i].cls, pass));
             }
     } else {
-        for (qsizetype i = 0; i < items.size() && !cancel.isCancelled(); ++i)
-            for (const StyleDef& s : m_layer.classes[items[i].cls].styles) drawStyle(items[i], s);
+        for (qsizetype i = 0; i < items.size() && !cancel.isCancelled(); ++i) {
+            const auto& styles = m_layer.classes[items[i].cls].styles;
+            for (qsizetype k = 0; k < styles.size(); ++k) drawStyle(items[i], styles[k], transformOf(items[i].cls, k));
+        }
     }
     p.end();
-
 }
 
 }  // namespace maptune

@@ -111,6 +111,8 @@ Result<Rect> tileEdges(const CgiParams& p)
 // msShapefileOpen() pair, the newest first.
 QStringList layerFailure(const MapDef& map, const LayerTrace& trace)
 {
+    // A GEOMTRANSFORM failure is already mapserv's chain of messages.
+    if (trace.error.startsWith(QLatin1String("msGeomTransformShape()"))) return trace.error.split(QLatin1Char('\n'));
     const LayerDef* layer = map.layer(trace.layer);
     if (layer && layer->type != LayerType::Raster && layer->connectionType == ConnectionType::Local
         && trace.error.contains(QLatin1String("cannot open")))
