@@ -33,7 +33,7 @@ bool isOn(const QString& v)
 
 }  // namespace
 
-QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool transparent)
+QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool transparent, double scaleDenom)
 {
     const QSize size = legendSize(map, entries);
     if (size.isEmpty()) return {};
@@ -47,7 +47,8 @@ QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool tra
     p.setRenderHint(QPainter::Antialiasing);
     int y = kLegendMargin;
     for (const LegendEntry& e : entries) {
-        drawLegendIcon(p, map, *e.layer, e.layer->classes[e.cls], QRect(kLegendMargin, y, legend.keySizeX, legend.keySizeY));
+        drawLegendIcon(p, map, *e.layer, e.layer->classes[e.cls], QRect(kLegendMargin, y, legend.keySizeX, legend.keySizeY),
+                       scaleDenom);
         y += e.height;
         const TextPath path = text.layout(e.layer->classes[e.cls].name);
         if (!path.isEmpty()) {
@@ -85,7 +86,7 @@ QRect embedLegend(QImage& canvas, const MapDef& map, const MapView& view, bool m
 {
     if (!map.legend.present || map.legend.status.compare(QLatin1String("EMBED"), Qt::CaseInsensitive) != 0) return {};
     const bool transparent = isOn(extra(map.legend, "TRANSPARENT")) || (map.legend.postLabelCache && mapTransparent);
-    const QImage image = drawLegend(map, mapLegendEntries(map, view.scaleDenom), transparent);
+    const QImage image = drawLegend(map, mapLegendEntries(map, view.scaleDenom), transparent, view.scaleDenom);
     if (image.isNull()) return {};
     QString position = extra(map.legend, "POSITION");
     if (position.isEmpty()) position = QStringLiteral("LL");

@@ -12,7 +12,9 @@
 
 namespace maptune {
 
-QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool transparent);
+// `scaleDenom` > 0: the keys as at that scale (see drawLegendIcon); 0:
+// scale-independent, as GetLegendGraphic draws them.
+QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool transparent, double scaleDenom = 0);
 
 // The rows of the map's legend at `view`'s scale: layers that are on and
 // not query-only, in scale, in reverse drawing order; classes in scale

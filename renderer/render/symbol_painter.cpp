@@ -119,7 +119,8 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
     p.translate(at);
     if (s.angle != 0) p.rotate(-s.angle);
     const SymbolDef* sym = s.symbol;
-    const QPen outlinePen = s.outline.isValid() && s.outlineWidth > 0 ? QPen(s.outline, s.outlineWidth) : QPen(Qt::NoPen);
+    // computeSymbolStyle: a marker's outline is as wide as the style's WIDTH, not its OUTLINEWIDTH.
+    const QPen outlinePen = s.outline.isValid() && s.width > 0 ? QPen(s.outline, s.width) : QPen(Qt::NoPen);
     if (!sym || sym->drawnType() == SymbolType::Simple) {
         // Symbol 0: a filled square of SIZE pixels.
         const double h = s.size / 2;

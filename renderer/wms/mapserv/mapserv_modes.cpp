@@ -65,7 +65,7 @@ Response legendOrScalebar(const PreparedMap& prepared, const CgiParams& p, const
     const QList<LegendEntry> entries = p.mode == CgiMode::MapLegend ? contentLegendEntries(prepared, p, view)
                                        : legend                    ? mapLegendEntries(map, view.scaleDenom)
                                                                    : QList<LegendEntry>();
-    const QImage image = legend ? drawLegend(map, entries, format.transparent) : drawScalebar(map, view);
+    const QImage image = legend ? drawLegend(map, entries, format.transparent, view.scaleDenom) : drawScalebar(map, view);
     if (image.isNull())
         return cgiErrorPage({where + (legend ? QStringLiteral("General error message. The legend has no class with a NAME.")
                                             : QStringLiteral("General error message. The map has no cell size."))});
