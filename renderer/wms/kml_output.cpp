@@ -149,9 +149,23 @@ Status writeLayer(QXmlStreamWriter& xml, StyleSheet& sheet, const PreparedMap& p
     if (const Status bound = classifier.bind(cursor->fields()); !bound) return bound;
     auto spatial = SpatialFilter::forLayer(layer.requestSpatialFilters, layerCrs);
     if (!spatial) return Error(spatial.message());
-    std::shared_ptr<CoordinateTransform> toWgs84;
+    std::shared_ptr<CoordinateTransform> toWgs84, toRequest;
     if (layerCrs && *layerCrs != wgs84)
         if (auto made = CoordinateTransform::forThread(*layerCrs, wgs84)) toWgs84 = std::move(made).value();
+    if (layerCrs && request.crs.isValid() && *layerCrs != request.crs)
+        if (auto made = CoordinateTransform::forThread(*layerCrs, request.crs)) toRequest = std::move(made).value();
+    // msDrawPoint: a point off the map is not drawn, so it has no placemark.
+    auto keepPointsOnMap = [&](Geometry& g) {
+        std::vector<double> at = g.xy;
+        if (toRequest) toRequest->transform(at.data(), at.data() + 1, int(at.size() / 2), 2);
+        const Rect& b = request.bbox;
+        std::vector<double> kept;
+        for (size_t i = 0; i + 1 < at.size(); i += 2)
+            if (at[i] >= b.minx && at[i] <= b.maxx && at[i + 1] >= b.miny && at[i + 1] <= b.maxy)
+                kept.insert(kept.end(), {g.xy[i], g.xy[i + 1]});
+        g.xy = std::move(kept);
+        g.partStart = g.xy.empty() ? std::vector<int>{} : std::vector<int>{0};
+    };
 
     xml.writeStartElement(QStringLiteral("Folder"));
     xml.writeTextElement(QStringLiteral("name"), layer.name);
@@ -162,6 +176,10 @@ Status writeLayer(QXmlStreamWriter& xml, StyleSheet& sheet, const PreparedMap& p
         if (!classifier.passesFilter(f.values) || !spatial->passes(f.geometry)) continue;
         const int cls = classifier.classify(f.values, request.scaleDenom);
         if (cls < 0 || f.geometry.isEmpty()) continue;
+        if (layer.type == LayerType::Point && request.bbox.isValid()) {
+            keepPointsOnMap(f.geometry);
+            if (f.geometry.isEmpty()) continue;
+        }
         if (toWgs84) toWgs84->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
         QString label = f.text.isEmpty() ? classifier.labelText(cls, f.values) : f.text;
         const bool labelled = !layer.classes[cls].labels.isEmpty() && !label.isEmpty();
@@ -180,7 +198,7 @@ Result<QByteArray> zipped(const QByteArray& kml)
 {
     static QAtomicInteger<quint64> counter;
     const QByteArray zip = QStringLiteral("/vsimem/maptune-kmz-%1.kmz").arg(++counter).toUtf8();
-    const QByteArray member = "/vsizip/" + zip + "/doc.kml";
+    const QByteArray member = "/vsizip/" + zip + "/mapserver.kml";
     VSILFILE* f = VSIFOpenL(member.constData(), "wb");
     if (!f) return Error(QStringLiteral("cannot create the KMZ archive"));
     const bool written = VSIFWriteL(kml.constData(), 1, size_t(kml.size()), f) == size_t(kml.size());
@@ -217,10 +235,17 @@ Result<QByteArray> writeKml(const PreparedMap& prepared, const KmlRequest& reque
     const Result<Crs> wgs84 = Crs::fromUserInput(QStringLiteral("EPSG:4326"));
     if (!wgs84) return wgs84.error();
     StyleSheet sheet;
+    // The folders are written first (they decide which styles the document
+    // declares) inside stand-ins for <kml><Document>, so that they come out
+    // indented as libxml2 indents MapServer's, byte for byte in a KMZ.
     QByteArray folders;
+    qsizetype folderStart = 0;
     {
         QXmlStreamWriter xml(&folders);
         xml.setAutoFormatting(true);
+        xml.setAutoFormattingIndent(2);
+        xml.writeStartElement(QStringLiteral("kml"));
+        xml.writeStartElement(QStringLiteral("Document"));
         for (int index : request.layers)
             if (const Status written = writeLayer(xml, sheet, prepared, index, request, *wgs84); !written)
                 return written.error().prefixed(QStringLiteral("layer '%1': ").arg(prepared.map().layers[index].name));
@@ -228,6 +253,7 @@ Result<QByteArray> writeKml(const PreparedMap& prepared, const KmlRequest& reque
     QByteArray body;
     QXmlStreamWriter xml(&body);
     xml.setAutoFormatting(true);
+    xml.setAutoFormattingIndent(2);
     xml.writeStartDocument();
     xml.writeStartElement(QStringLiteral("kml"));
     xml.writeAttribute(QStringLiteral("xmlns"), QStringLiteral("http://www.opengis.net/kml/2.2"));
@@ -248,8 +274,10 @@ Result<QByteArray> writeKml(const PreparedMap& prepared, const KmlRequest& reque
         xml.writeEndElement();
     }
     xml.writeCharacters(QString());  // close the start tag before the raw folders
-    body += folders;
-    body += "</Document>\n</kml>\n";
+    // What follows the stand-in <Document> (whose '>' comes with the first folder).
+    if (const qsizetype open = folders.indexOf("<Document>"); open >= 0) folderStart = open + qsizetype(qstrlen("<Document>"));
+    if (folderStart > 0) body += QByteArrayView(folders).sliced(folderStart);
+    body += "\n  </Document>\n</kml>\n";
     if (!kmz) return body;
     return zipped(body);
 }

@@ -5,6 +5,8 @@
 #include "render/engine.h"
 #include "wms/wms_service.h"
 
+#include <cpl_vsi.h>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -63,7 +65,8 @@ private Q_SLOTS:
     }
 
     // FORMAT=kml: a Folder per layer, a Placemark per feature, WGS 84
-    // coordinates, the class's style; kmz: the same as doc.kml in a zip.
+    // coordinates, the class's style, indented as MapServer (libxml2) does;
+    // kmz: the same bytes as mapserver.kml in a zip.
     void kmlAndKmz()
     {
         const QString map = QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100"
@@ -87,7 +90,28 @@ private Q_SLOTS:
         const Response kmz = ask(map + QStringLiteral("application/vnd.google-earth.kmz"));
         QCOMPARE(kmz.contentType(), QByteArray("application/vnd.google-earth.kmz"));
         QVERIFY(kmz.body.startsWith("PK\x03\x04"));
-        QVERIFY(kmz.body.contains("doc.kml"));
+        VSIFCloseL(VSIFileFromMemBuffer("/vsimem/test.kmz", reinterpret_cast<GByte*>(const_cast<char*>(kmz.body.constData())),
+                                        vsi_l_offset(kmz.body.size()), FALSE));
+        VSILFILE* member = VSIFOpenL("/vsizip//vsimem/test.kmz/mapserver.kml", "rb");
+        QVERIFY(member);
+        QByteArray unzipped(kml.body.size() + 16, '\0');
+        unzipped.resize(qsizetype(VSIFReadL(unzipped.data(), 1, size_t(unzipped.size()), member)));
+        VSIFCloseL(member);
+        VSIUnlink("/vsimem/test.kmz");
+        QCOMPARE(unzipped, kml.body);
+        QVERIFY2(kml.body.contains("\n  <Document>\n    <Style id=\"LayerFolder_check\">"), kml.body.left(200).constData());
+        QVERIFY(kml.body.contains("</Style>\n    <Folder>\n      <name>areas</name>"));
+        QVERIFY(kml.body.endsWith("    </Folder>\n  </Document>\n</kml>\n"));
+    }
+
+    // A point outside the requested box is left out, as mapserv leaves it.
+    void kmlPointsOffTheMap()
+    {
+        const Response kml = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100"
+                                                "&HEIGHT=100&LAYERS=towns&STYLES=&FORMAT=kml"));
+        QVERIFY2(kml.body.contains("<name>Inside</name>"), kml.body.constData());
+        QVERIFY(!kml.body.contains("Outside"));
+        QCOMPARE(kml.body.count("<Placemark>"), 1);
     }
 
     void metadataAndDataUrlLists()
