@@ -3,6 +3,7 @@
 #include "layer_edit_actions.h"
 #include "mapfile_outline.h"
 #include "profile_view.h"
+#include "request_actions.h"
 
 #include "benchmark_panel.h"
 #include "editor_panel.h"
@@ -396,6 +397,9 @@ bool MainWindow::zoomToTypedScale(const QString& text)
 void MainWindow::createActions()
 {
     createScaleBox();
+    m_requests = new RequestActions(m_canvas, m_server, m_document, this);
+    connect(m_requests, &RequestActions::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QToolBar* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
@@ -406,6 +410,7 @@ void MainWindow::createActions()
     save->setShortcut(QKeySequence::Save);
     file->addAction(tr("Save &As…"), this, &MainWindow::saveAs)->setShortcut(QKeySequence::SaveAs);
     file->addAction(tr("&Reload"), this, &MainWindow::reload)->setShortcut(QKeySequence(tr("Ctrl+R")));
+    file->addAction(m_requests->openRequestAction());
     m_recentMenu = file->addMenu(tr("Recent &Files"));
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
@@ -482,6 +487,7 @@ void MainWindow::createActions()
     profile->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
     profile->setToolTip(tr("Render this view once and show where the time goes: per layer, per database call, "
                            "with the SQL, EXPLAIN ANALYZE and the lint findings that explain it"));
+    view->addAction(m_requests->copyUrlAction());
     view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
 
     m_windowMenu = menuBar()->addMenu(tr("&Window"));

@@ -27,6 +27,7 @@ class MapDocument;
 class RasterAdvisorPanel;
 class ServerPanel;
 class LayerEditActions;
+class RequestActions;
 class ProfileView;
 class TimingsPanel;
 class TraceRelay;
@@ -55,6 +56,7 @@ public:
     EditorPanel* editorPanel() const { return m_editor; }
     TimingsPanel* timingsPanel() const { return m_timings; }
     ProfileView* profileView() const { return m_profile; }
+    RequestActions* requestActions() const { return m_requests; }
     LutPanel* lutPanel() const { return m_lut; }
     ServerPanel* serverPanel() const { return m_server; }
     IdentifyPanel* identifyPanel() const { return m_identify; }
@@ -127,6 +129,7 @@ private:
     EditorPanel* m_editor = nullptr;
     TimingsPanel* m_timings = nullptr;
     ProfileView* m_profile = nullptr;
+    RequestActions* m_requests = nullptr;
     LayerEditActions* m_layerEdits = nullptr;
     LutPanel* m_lut = nullptr;
     ServerPanel* m_server = nullptr;
