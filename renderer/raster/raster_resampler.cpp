@@ -1,5 +1,6 @@
 #include "raster/raster_resampler.h"
 
+#include "geo/coordinate_transform.h"
 #include "geo/map_view.h"
 #include "mapfile/processing.h"
 #include "trace/trace.h"
@@ -7,7 +8,6 @@
 #include <cpl_string.h>
 #include <gdal.h>
 #include <gdal_alg.h>
-#include <ogr_srs_api.h>
 
 #include <cmath>
 #include <vector>
@@ -16,28 +16,32 @@ namespace maptune {
 
 namespace {
 
-// Map pixel/line -> dataset pixel/line, through PROJ when reprojecting.
+// Map pixel/line -> dataset pixel/line, through PROJ when reprojecting:
+// GDAL's approximating transformer (0.125 px, as MapServer's warp) over our
+// own base transformer, which uses this thread's cached PROJ operation --
+// GDAL's GenImgProj transformer would look the operation up in proj.db on
+// every request, a tenth of a 256-pixel tile's time.
 class PixelTransform {
 public:
-    PixelTransform(const GeoTransform& srcGt, const Crs& srcCrs, const MapView& view)
+    PixelTransform(const GeoTransform& srcGt, const Crs& srcCrs, const MapView& view) : m_srcGt(srcGt)
     {
         m_dstGt.c = {view.extent.minx, view.cellSizeX(), 0, view.extent.maxy, 0, -view.cellSizeY()};
         if (view.angle != 0) rotate(view);
         m_inv = srcGt.inverted().value_or(GeoTransform());
+        m_dstInv = m_dstGt.inverted().value_or(GeoTransform());
         if (!srcCrs.isValid() || !view.crs.isValid()) return;
-        OGRSpatialReferenceH s = srsFrom(srcCrs), d = srsFrom(view.crs);
-        if (s && d) {
-            m_gen = GDALCreateGenImgProjTransformer4(s, srcGt.c.data(), d, m_dstGt.c.data(), nullptr);
-            if (m_gen) m_approx = GDALCreateApproxTransformer(GDALGenImgProjTransform, m_gen, 0.125);
-        }
-        if (s) OSRDestroySpatialReference(s);
-        if (d) OSRDestroySpatialReference(d);
+        auto toSrc = CoordinateTransform::forThread(view.crs, srcCrs);
+        auto toDst = CoordinateTransform::forThread(srcCrs, view.crs);
+        m_failed = !toSrc || !toDst;
+        if (m_failed) return;
+        m_toSrc = std::move(toSrc).value();
+        m_toDst = std::move(toDst).value();
+        m_approx = GDALCreateApproxTransformer(&PixelTransform::base, this, 0.125);
         m_failed = !m_approx;
     }
     ~PixelTransform()
     {
         if (m_approx) GDALDestroyApproxTransformer(m_approx);
-        if (m_gen) GDALDestroyGenImgProjTransformer(m_gen);
     }
     PixelTransform(const PixelTransform&) = delete;
     PixelTransform& operator=(const PixelTransform&) = delete;
@@ -63,17 +67,26 @@ public:
     }
 
 private:
-    static OGRSpatialReferenceH srsFrom(const Crs& crs)
+    // A GDALTransformerFunc: map pixels to dataset pixels (dstToSrc) or back.
+    static int base(void* arg, int dstToSrc, int n, double* x, double* y, double* /*z*/, int* ok)
     {
-        OGRSpatialReferenceH h = OSRNewSpatialReference(nullptr);
-        if (OSRSetFromUserInput(h, crs.wkt().constData()) != OGRERR_NONE
-            && OSRSetFromUserInput(h, crs.definition().constData()) != OGRERR_NONE) {
-            OSRDestroySpatialReference(h);
-            return nullptr;
+        const auto* self = static_cast<const PixelTransform*>(arg);
+        const GeoTransform& from = dstToSrc ? self->m_dstGt : self->m_srcGt;
+        const GeoTransform& to = dstToSrc ? self->m_inv : self->m_dstInv;
+        for (int i = 0; i < n; ++i) {
+            const double gx = from.x(x[i], y[i]), gy = from.y(x[i], y[i]);
+            x[i] = gx, y[i] = gy;
         }
-        OSRSetAxisMappingStrategy(h, OAMS_TRADITIONAL_GIS_ORDER);
-        return h;
+        (dstToSrc ? self->m_toSrc : self->m_toDst)->transform(x, y, n);
+        for (int i = 0; i < n; ++i) {
+            ok[i] = x[i] != HUGE_VAL;
+            if (!ok[i]) continue;
+            const double px = to.x(x[i], y[i]), py = to.y(x[i], y[i]);
+            x[i] = px, y[i] = py;
+        }
+        return TRUE;
     }
+
     // MapServer's rotated map: the geotransform turns about the view centre.
     void rotate(const MapView& view)
     {
@@ -85,8 +98,8 @@ private:
         m_dstGt.c[3] = cy - (m_dstGt.c[4] * view.width / 2 + m_dstGt.c[5] * view.height / 2);
     }
 
-    GeoTransform m_dstGt, m_inv;
-    void* m_gen = nullptr;
+    GeoTransform m_srcGt, m_dstGt, m_inv, m_dstInv;
+    std::shared_ptr<CoordinateTransform> m_toSrc, m_toDst;
     void* m_approx = nullptr;
     bool m_failed = false;
 };
