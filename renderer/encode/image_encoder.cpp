@@ -80,6 +80,12 @@ Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format) {
         return encodePalettePng(prepareCanvas(image), format);
     case ImageFormat::Kind::Png:
         return encodeTrueColorPng(prepareCanvas(image), format);
+    case ImageFormat::Kind::Mixed: {
+        const ImageFormat& chosen = format.formatFor(image);
+        if (chosen.kind == ImageFormat::Kind::Mixed)
+            return Error(QStringLiteral("OUTPUTFORMAT '%1': its OPAQUE_FORMAT and TRANSPARENT_FORMAT are not resolved").arg(format.name));
+        return encodeImage(image, chosen);
+    }
     }
     return Error(QStringLiteral("unknown image format kind"));
 }

@@ -15,11 +15,13 @@ struct BuiltIn {
 
 // MapServer 8's defaultoutputformats[] order, restricted to what we can encode.
 // "cairopng" draws through our renderer like every raster driver.
-constexpr std::array<BuiltIn, 5> kBuiltIns{{
+constexpr std::array<BuiltIn, 7> kBuiltIns{{
     {"png", "AGG/PNG", "image/png"},
     {"jpeg", "AGG/JPEG", "image/jpeg"},
     {"png8", "AGG/PNG8", "image/png; mode=8bit"},
     {"png24", "AGG/PNG", "image/png; mode=24bit"},
+    {"jpegpng", "AGG/MIXED", "image/vnd.jpeg-png"},
+    {"jpegpng8", "AGG/MIXED", "image/vnd.jpeg-png8"},
     {"cairopng", "CAIRO/PNG", "image/png"},
 }};
 
@@ -59,6 +61,12 @@ std::optional<ImageFormat> formatForDriver(const QString& driverIn) {
         f.mimeType = QStringLiteral("image/jpeg");
         f.extension = QStringLiteral("jpg");
         f.name = QStringLiteral("jpeg");
+    } else if (driver == QLatin1String("AGG/MIXED")) {
+        f.kind = ImageFormat::Kind::Mixed;
+        f.mimeType = QStringLiteral("image/mixed");
+        f.extension = QStringLiteral("XXX");
+        f.name = QStringLiteral("mixed");
+        f.rgba = true;  // IMAGEMODE RGBA: the choice depends on the alpha
     } else {
         return std::nullopt;
     }
@@ -81,7 +89,8 @@ QString finish(ImageFormat& f) {
         f.transparent = false;
         f.rgba = false;
     }
-    if (f.transparent) f.rgba = true;
+    if (f.transparent || f.kind == ImageFormat::Kind::Mixed) f.rgba = true;
+    if (f.kind == ImageFormat::Kind::Mixed) return {};
 
     const bool quantize = isOn(f.options.value(QStringLiteral("QUANTIZE_FORCE"), {}));
     const bool palette = isOn(f.options.value(QStringLiteral("PALETTE_FORCE"), {}));
@@ -132,7 +141,7 @@ Result<ImageFormat> fromDef(const OutputFormatDef& def) {
     if (!def.mimeType.isEmpty()) f->mimeType = def.mimeType;
     if (!def.extension.isEmpty()) f->extension = def.extension;
     f->transparent = def.transparent;
-    f->rgba = equalsCi(def.imageMode, QStringLiteral("RGBA"));
+    f->rgba = f->rgba || equalsCi(def.imageMode, QStringLiteral("RGBA"));
     for (const auto& [k, v] : def.formatOptions.items) f->options.set(k, v);
     if (QString e = finish(*f); !e.isEmpty()) return Error(e);
     return std::move(*f);
@@ -142,7 +151,34 @@ ImageFormat fromBuiltIn(const BuiltIn& b) {
     ImageFormat f = *formatForDriver(QLatin1String(b.driver));
     f.name = QLatin1String(b.name);
     f.mimeType = QLatin1String(b.mimeType);
+    if (f.kind == ImageFormat::Kind::Mixed) {
+        f.options.set(QStringLiteral("OPAQUE_FORMAT"), QStringLiteral("jpeg"));
+        f.options.set(QStringLiteral("TRANSPARENT_FORMAT"), f.name == QLatin1String("jpegpng8") ? QStringLiteral("png8")
+                                                                                                 : QStringLiteral("png24"));
+    }
     finish(f);
+    return f;
+}
+
+Result<ImageFormat> findFormat(const MapDef& map, const QString& nameOrMime, bool allowMixed);
+
+// A mixed format's two formats, looked up by name in the map (msOutputFormatResolveFromImage).
+Result<ImageFormat> resolveMixed(const MapDef& map, ImageFormat f) {
+    if (f.kind != ImageFormat::Kind::Mixed) return f;
+    for (const char* option : {"OPAQUE_FORMAT", "TRANSPARENT_FORMAT"}) {
+        const QString name = f.options.value(QLatin1String(option), {});
+        if (name.trimmed().isEmpty())
+            return Error(QStringLiteral("OUTPUTFORMAT '%1': DRIVER AGG/MIXED needs FORMATOPTION \"%2=...\"").arg(f.name, QLatin1String(option)));
+        Result<ImageFormat> sub = findFormat(map, name, false);
+        if (!sub)
+            return Error(QStringLiteral("OUTPUTFORMAT '%1': %2 '%3' is not an image format MapTune writes (%4)")
+                             .arg(f.name, QLatin1String(option), name, sub.message()));
+        ImageFormat chosen = std::move(sub).value();
+        // The transparent one keeps the alpha that chose it.
+        if (QLatin1String(option) == QLatin1String("TRANSPARENT_FORMAT")) chosen = withTransparency(chosen, true);
+        (QLatin1String(option) == QLatin1String("OPAQUE_FORMAT") ? f.opaque : f.translucent) =
+            std::make_shared<const ImageFormat>(std::move(chosen));
+    }
     return f;
 }
 
@@ -154,21 +190,41 @@ QStringList knownNames(const MapDef& map) {
     return names;
 }
 
-}  // namespace
-
-Result<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime) {
+Result<ImageFormat> findFormat(const MapDef& map, const QString& nameOrMime, bool allowMixed) {
     const QString key = nameOrMime.trimmed();
+    std::optional<Result<ImageFormat>> found;
     if (!key.isEmpty()) {
         for (const auto& def : map.outputFormats)
-            if (!def.mimeType.isEmpty() && equalsCi(def.mimeType, key)) return fromDef(def);
+            if (!found && !def.mimeType.isEmpty() && equalsCi(def.mimeType, key)) found = fromDef(def);
         for (const auto& def : map.outputFormats)
-            if (equalsCi(effectiveName(def), key)) return fromDef(def);
+            if (!found && equalsCi(effectiveName(def), key)) found = fromDef(def);
         for (const auto& b : kBuiltIns)
-            if (equalsCi(key, QLatin1String(b.name)) || equalsCi(key, QLatin1String(b.mimeType)))
-                return fromBuiltIn(b);
+            if (!found && (equalsCi(key, QLatin1String(b.name)) || equalsCi(key, QLatin1String(b.mimeType))))
+                found = fromBuiltIn(b);
     }
-    return Error(QStringLiteral("unknown output format '%1' (available: %2)")
-                     .arg(nameOrMime, knownNames(map).join(QStringLiteral(", "))));
+    if (!found)
+        return Error(QStringLiteral("unknown output format '%1' (available: %2)")
+                         .arg(nameOrMime, knownNames(map).join(QStringLiteral(", "))));
+    if (!*found || (*found)->kind != ImageFormat::Kind::Mixed) return std::move(*found);
+    if (!allowMixed) return Error(QStringLiteral("'%1' is itself a mixed format").arg(key));
+    return resolveMixed(map, std::move(*found).value());
+}
+
+}  // namespace
+
+const ImageFormat& ImageFormat::formatFor(const QImage& image) const {
+    if (kind != Kind::Mixed || !opaque || !translucent) return *this;
+    if (!image.hasAlphaChannel()) return *opaque;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x)
+            if (qAlpha(row[x]) != 255) return *translucent;
+    }
+    return *opaque;
+}
+
+Result<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime) {
+    return findFormat(map, nameOrMime, true);
 }
 
 Result<ImageFormat> defaultImageFormat(const MapDef& map) {

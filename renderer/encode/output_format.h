@@ -6,7 +6,10 @@
 // - Built-ins: "png" AGG/PNG image/png RGB; "jpeg" AGG/JPEG image/jpeg RGB (.jpg);
 //   "png8" AGG/PNG8 "image/png; mode=8bit" RGB with QUANTIZE_FORCE=on and
 //   QUANTIZE_COLORS=256 (quantized to a palette when saved); "png24" AGG/PNG
-//   "image/png; mode=24bit". (jpegpng, GTiff, kml, svg, pdf... are not supported here.)
+//   "image/png; mode=24bit"; "jpegpng" / "jpegpng8" AGG/MIXED "image/vnd.jpeg-png(8)":
+//   RGBA, written as OPAQUE_FORMAT (jpeg) when every pixel is opaque, else as
+//   TRANSPARENT_FORMAT (png24, png8), answered with that format's MIME type.
+//   (GTiff, kml, svg, pdf... are not handled here.)
 // - Lookup: the map's OUTPUTFORMATs by MIME type first, then by NAME, then the
 //   built-ins by name or MIME type; all case-insensitive.
 // - IMAGETYPE unset: the first OUTPUTFORMAT of the map, else "png".
@@ -17,9 +20,11 @@
 #include "core/result.h"
 #include "mapfile/key_values.h"
 
+#include <QImage>
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 namespace maptune {
@@ -27,7 +32,7 @@ namespace maptune {
 struct MapDef;
 
 struct ImageFormat {
-    enum class Kind { Png, Png8, Jpeg };
+    enum class Kind { Png, Png8, Jpeg, Mixed };
 
     QString name;                 // "png", or the OUTPUTFORMAT NAME
     QString mimeType;             // "image/png", "image/png; mode=8bit", ...
@@ -41,8 +46,13 @@ struct ImageFormat {
     int compressionLevel = -1;    // FORMATOPTION "COMPRESSION=n", 0..9; -1: our fast default
     int quantizeColors = 256;     // FORMATOPTION "QUANTIZE_COLORS=n" for Kind::Png8
     KeyValues options;            // every FORMATOPTION, driver defaults first
+    // Kind::Mixed: the formats OPAQUE_FORMAT and TRANSPARENT_FORMAT name,
+    // resolved against the map (never Mixed themselves).
+    std::shared_ptr<const ImageFormat> opaque, translucent;
 
-    bool isPng() const { return kind != Kind::Jpeg; }
+    bool isPng() const { return kind != Kind::Jpeg && kind != Kind::Mixed; }
+    // The format an image is written in: for Mixed, by whether every pixel is opaque.
+    const ImageFormat& formatFor(const QImage& image) const;
 };
 
 // By OUTPUTFORMAT NAME or MIME type, then built-in name or MIME type; case-insensitive.

@@ -210,7 +210,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     if (map.legend.postLabelCache) embedLegend(canvas, map, view, transparent);
     if (scalebarLast) embedScalebar(canvas, map, view);
 
-    result.mimeType = format->mimeType;
+    result.mimeType = req.encode ? format->formatFor(canvas).mimeType : format->mimeType;
     if (req.encode) {
         Stopwatch encodeClock;
         Result<QByteArray> encoded = encodeImage(canvas, *format);

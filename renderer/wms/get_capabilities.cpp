@@ -410,7 +410,7 @@ Response wmsGetCapabilities(const WmsContext& ctx)
     QXmlStreamWriter xml(&body);
     xml.setAutoFormatting(true);
     xml.setAutoFormattingIndent(2);
-    CapabilitiesWriter w{ctx, xml, version, onlineResource(ctx.map, ctx.request.selfUrl), enabledLayers(ctx.map, QStringLiteral("GetCapabilities"))};
+    CapabilitiesWriter w{ctx, xml, version, onlineResource(ctx.map, ctx.request.selfUrl), enabledLayers(ctx.map, QStringLiteral("GetCapabilities")), {}};
     const KeyValues& md = ctx.map.web.metadata;
     w.language = wmsLanguage(ctx.map, ctx.request);
     if (w.language) w.url += QStringLiteral("language=%1&").arg(*w.language);

@@ -147,7 +147,7 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
     if (!encoded) return ctx.error({}, where + encoded.message());
     Response r;
     r.body = std::move(encoded).value();
-    r.setContentType(format->mimeType.toUtf8());
+    r.setContentType(format->formatFor(image).mimeType.toUtf8());
     return r;
 }
 

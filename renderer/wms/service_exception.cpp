@@ -79,7 +79,7 @@ Response exceptionImage(const MapDef& map, const WmsError& error, bool blank, Ex
     // This already is the error response: should encoding fail (a size JPEG
     // cannot hold), the body stays empty as it always did.
     r.body = encodeImage(image, format).valueOr(QByteArray());
-    r.setContentType(format.mimeType.toUtf8());
+    r.setContentType(format.formatFor(image).mimeType.toUtf8());
     return r;
 }
 

@@ -162,6 +162,7 @@ private Q_SLOTS:
     void jpegRoundTrip_data();
     void jpegRoundTrip();
     void jpegQualityAndOptimization();
+    void mixedJpegPng();
 
     void errors();
 };
@@ -281,14 +282,14 @@ void TestEncode::defaultFormat() {
 }
 
 void TestEncode::mimeTypes() {
-    QCOMPARE(availableFormatMimeTypes(MapDef{}),
-             (QStringList{"image/png", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit"}));
+    const QStringList builtIns{"image/png", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit",
+                               "image/vnd.jpeg-png", "image/vnd.jpeg-png8"};
+    QCOMPARE(availableFormatMimeTypes(MapDef{}), builtIns);
     // A user "png" replaces the built-in of that name; duplicate MIME types are listed
     // once; formats we cannot encode are left out.
     const MapDef map = mapWith({"png|AGG/PNG8|image/png||0|", "tif|GDAL/GTiff|image/tiff||0|",
                                 "other|AGG/JPEG|image/jpeg||0|"});
-    QCOMPARE(availableFormatMimeTypes(map),
-             (QStringList{"image/png", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit"}));
+    QCOMPARE(availableFormatMimeTypes(map), builtIns);
     const MapDef custom = mapWith({"x|AGG/PNG|image/x-custom||0|"});
     QCOMPARE(availableFormatMimeTypes(custom).first(), QStringLiteral("image/x-custom"));
 }
@@ -586,6 +587,47 @@ void TestEncode::errors() {
     const Result<QByteArray> jpeg = encodeImage(QImage(), builtIn("jpeg"));
     QVERIFY(!jpeg);
     QVERIFY(!jpeg.message().isEmpty());
+}
+
+// AGG/MIXED ("jpegpng", "jpegpng8", or a map's own): JPEG when every pixel
+// is opaque, else the transparent format, each answered with its MIME type.
+void TestEncode::mixedJpegPng() {
+    const Result<ImageFormat> mixed = findImageFormat(MapDef{}, QStringLiteral("image/vnd.jpeg-png"));
+    QVERIFY2(mixed, qPrintable(mixed.message()));
+    QCOMPARE(mixed->kind, ImageFormat::Kind::Mixed);
+    QVERIFY(mixed->rgba);
+    QVERIFY(mixed->opaque && mixed->translucent);
+    QImage opaque(40, 30, QImage::Format_ARGB32_Premultiplied);
+    opaque.fill(QColor(10, 120, 200));
+    QImage holed = opaque;
+    holed.setPixel(5, 5, qRgba(0, 0, 0, 0));
+    QCOMPARE(mixed->formatFor(opaque).mimeType, QStringLiteral("image/jpeg"));
+    QCOMPARE(mixed->formatFor(holed).mimeType, QStringLiteral("image/png; mode=24bit"));
+    const Result<QByteArray> jpeg = encodeImage(opaque, *mixed);
+    const Result<QByteArray> png = encodeImage(holed, *mixed);
+    QVERIFY(jpeg && png);
+    QVERIFY(jpeg->startsWith("\xFF\xD8\xFF"));
+    QVERIFY(png->startsWith("\x89PNG"));
+    QCOMPARE(qAlpha(decode(*png).pixel(5, 5)), 0);  // the transparent format keeps the alpha
+    QCOMPARE(qAlpha(decode(*png).pixel(6, 6)), 255);
+
+    const Result<ImageFormat> mixed8 = findImageFormat(MapDef{}, QStringLiteral("jpegpng8"));
+    QVERIFY(mixed8);
+    QCOMPARE(mixed8->formatFor(holed).mimeType, QStringLiteral("image/png; mode=8bit"));
+    QCOMPARE(mixed8->formatFor(holed).kind, ImageFormat::Kind::Png8);
+
+    // A map's own, naming its own formats; what cannot be resolved says why.
+    const MapDef map = mapWith({"mine|AGG/MIXED|image/x-mine||0|OPAQUE_FORMAT=q;TRANSPARENT_FORMAT=png8",
+                                "q|AGG/JPEG|image/jpeg||0|QUALITY=40"});
+    const Result<ImageFormat> mine = findImageFormat(map, QStringLiteral("mine"));
+    QVERIFY2(mine, qPrintable(mine.message()));
+    QCOMPARE(mine->formatFor(opaque).jpegQuality, 40);
+    const Result<ImageFormat> noOption = findImageFormat(mapWith({"m|AGG/MIXED|||0|OPAQUE_FORMAT=jpeg"}), QStringLiteral("m"));
+    QVERIFY(!noOption && noOption.message().contains("TRANSPARENT_FORMAT"));
+    const Result<ImageFormat> loop = findImageFormat(mapWith({"m|AGG/MIXED|||0|OPAQUE_FORMAT=m;TRANSPARENT_FORMAT=png"}), QStringLiteral("m"));
+    QVERIFY(!loop && loop.message().contains("itself a mixed format"));
+    const Result<ImageFormat> unknown = findImageFormat(mapWith({"m|AGG/MIXED|||0|OPAQUE_FORMAT=webp;TRANSPARENT_FORMAT=png"}), QStringLiteral("m"));
+    QVERIFY(!unknown && unknown.message().contains("webp"));
 }
 
 QTEST_MAIN(TestEncode)

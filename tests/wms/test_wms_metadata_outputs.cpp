@@ -104,6 +104,20 @@ private Q_SLOTS:
         QVERIFY(kml.body.endsWith("    </Folder>\n  </Document>\n</kml>\n"));
     }
 
+    // image/vnd.jpeg-png: a map with transparent pixels comes as PNG, and
+    // says so in its Content-Type; covered by an opaque layer, as JPEG.
+    void jpegPngAnswersWithTheFormatItWrote()
+    {
+        const QString map = QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&SRS=EPSG:3857&STYLES=&WIDTH=20&HEIGHT=20"
+                                           "&FORMAT=image/vnd.jpeg-png&TRANSPARENT=TRUE&LAYERS=areas&BBOX=");
+        const Response edge = ask(map + QStringLiteral("0,0,100,100"));
+        QCOMPARE(edge.contentType(), QByteArray("image/png; mode=24bit"));
+        QVERIFY(edge.body.startsWith("\x89PNG"));
+        const Response inside = ask(map + QStringLiteral("15,15,35,35"));  // all within the area's square
+        QCOMPARE(inside.contentType(), QByteArray("image/jpeg"));
+        QVERIFY(inside.body.startsWith("\xFF\xD8"));
+    }
+
     // A point outside the requested box is left out, as mapserv leaves it.
     void kmlPointsOffTheMap()
     {

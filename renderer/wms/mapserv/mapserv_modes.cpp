@@ -71,7 +71,7 @@ Response legendOrScalebar(const PreparedMap& prepared, const CgiParams& p, const
                                             : QStringLiteral("General error message. The map has no cell size."))});
     Result<QByteArray> encoded = encodeImage(image, format);
     if (!encoded) return cgiErrorPage({where + QStringLiteral("Image handling error. ") + encoded.message()});
-    return imageResponse(*encoded, format.mimeType);
+    return imageResponse(*encoded, format.formatFor(image).mimeType);
 }
 
 // MODE=tile: TILE "x y z" (TILEMODE gmap) or a quadkey (ve) as the edges
