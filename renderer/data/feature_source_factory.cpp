@@ -7,6 +7,7 @@
 #include "data/ogr_feature_source.h"
 #include "data/postgis/postgis_feature_source.h"
 #include "data/shapefile/shapefile_feature_source.h"
+#include "mapfile/inline_vrt.h"
 #include "mapfile/processing.h"
 
 #include <QDir>
@@ -27,8 +28,9 @@ Result<std::unique_ptr<FeatureSource>> openFeatureSource(const MapDef& map, cons
     }
     if (layer.connectionType == ConnectionType::OGR) {
         const ProcessingOptions opts(layer.processing);
-        auto src = OgrFeatureSource::open(resolveDataPath(map, layer.connection), layer.data,
-                                          opts.value(QStringLiteral("NATIVE_FILTER"), {}));
+        const QString source = isInlineVrt(layer.connection) ? withAbsoluteVrtSources(layer.connection, map.baseDir())
+                                                             : resolveDataPath(map, layer.connection);
+        auto src = OgrFeatureSource::open(source, layer.data, opts.value(QStringLiteral("NATIVE_FILTER"), {}));
         if (!src) return failed(src.message());
         return std::unique_ptr<FeatureSource>(std::move(src).value());
     }
@@ -44,6 +46,13 @@ Result<std::unique_ptr<FeatureSource>> openFeatureSource(const MapDef& map, cons
         if (nativeFilter.isEmpty() && path.endsWith(QLatin1String(".shp"), Qt::CaseInsensitive))
             return ShapefileFeatureSource::wrap(path, std::move(ogr).value());
         return std::unique_ptr<FeatureSource>(std::move(ogr).value());
+    }
+    // CONNECTIONTYPE FLATGEOBUF: DATA is the .fgb file, through SHAPEPATH.
+    if (layer.connectionType == ConnectionType::FlatGeobuf) {
+        const ProcessingOptions opts(layer.processing);
+        auto src = OgrFeatureSource::open(resolveDataPath(map, layer.data), {}, opts.value(QStringLiteral("NATIVE_FILTER"), {}));
+        if (!src) return failed(src.message());
+        return std::unique_ptr<FeatureSource>(std::move(src).value());
     }
     if (layer.connectionType == ConnectionType::Contour) {
         auto src = layer.tileIndex.isEmpty() ? ContourFeatureSource::open(resolveDataPath(map, layer.data), layer)

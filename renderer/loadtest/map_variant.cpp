@@ -38,7 +38,8 @@ void relocateLayerData(const MapDef& map, LayerDef& l)
     };
     if (l.connectionType == ConnectionType::OGR) l.connection = resolve(l.connection);
     else if (l.connectionType == ConnectionType::Local || l.connectionType == ConnectionType::Raster
-             || l.connectionType == ConnectionType::Contour || l.connectionType == ConnectionType::UVRaster)
+             || l.connectionType == ConnectionType::Contour || l.connectionType == ConnectionType::UVRaster
+             || l.connectionType == ConnectionType::FlatGeobuf)
         l.data = resolve(l.data);
     if (!l.tileIndex.isEmpty()) {
         const QString r = resolveDataPath(map, l.tileIndex);

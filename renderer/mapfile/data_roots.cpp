@@ -1,5 +1,7 @@
 #include "mapfile/data_roots.h"
 
+#include "mapfile/inline_vrt.h"
+
 #include "mapfile/map_paths.h"
 
 #include "mapfile/processing.h"
@@ -74,7 +76,8 @@ void checkLayer(const MapDef& map, const LayerDef& layer, RootChecker& roots)
 {
     const QString name = QStringLiteral("LAYER '%1'").arg(layer.name);
     const bool fileSource = layer.connectionType == ConnectionType::Local || layer.connectionType == ConnectionType::Raster
-                            || layer.connectionType == ConnectionType::Contour || layer.connectionType == ConnectionType::UVRaster;
+                            || layer.connectionType == ConnectionType::Contour || layer.connectionType == ConnectionType::UVRaster
+                            || layer.connectionType == ConnectionType::FlatGeobuf;
     // At the value that names the file, where the user has to change it.
     const auto at = [&](const SourcePos& value) { return value.line > 0 ? value : layer.pos; };
     if (fileSource) {
@@ -86,10 +89,15 @@ void checkLayer(const MapDef& map, const LayerDef& layer, RootChecker& roots)
                     roots.check(QString(layer.data).replace(token.name, value), true, at(layer.dataPos),
                                 QStringLiteral("DATA of %1 at SCALETOKEN %2 %3").arg(name, token.name, scale));
     }
-    if (layer.connectionType == ConnectionType::OGR)
+    if (layer.connectionType == ConnectionType::OGR && isInlineVrt(layer.connection)) {
+        // An inline VRT reads its SrcDataSources (relative ones from the mapfile's folder).
+        for (const QString& source : inlineVrtSources(layer.connection))
+            roots.check(source, false, at(layer.connectionPos), QStringLiteral("a SrcDataSource of the inline VRT of ") + name);
+    } else if (layer.connectionType == ConnectionType::OGR) {
         roots.check(layer.connection.isEmpty() ? layer.data : layer.connection, true,
                     layer.connection.isEmpty() ? at(layer.dataPos) : at(layer.connectionPos),
                     QStringLiteral("the OGR data source of ") + name);
+    }
     if (!layer.tileIndex.isEmpty() && !map.layer(layer.tileIndex))
         roots.check(layer.tileIndex, true, layer.pos, QStringLiteral("TILEINDEX of ") + name);
     const ProcessingOptions processing(layer.processing);

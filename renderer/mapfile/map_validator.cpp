@@ -1,5 +1,7 @@
 #include "mapfile/map_validator.h"
 
+#include "mapfile/inline_vrt.h"
+
 #include "mapfile/map_paths.h"
 #include "mapfile/processing.h"
 
@@ -73,9 +75,19 @@ bool looksLikeNonFile(const QString& source)
 void checkData(const MapDef& map, const LayerDef& layer, Diagnostics& out)
 {
     if (layer.connectionType != ConnectionType::Local && layer.connectionType != ConnectionType::OGR
-        && layer.connectionType != ConnectionType::Contour && layer.connectionType != ConnectionType::UVRaster)
+        && layer.connectionType != ConnectionType::Contour && layer.connectionType != ConnectionType::UVRaster
+        && layer.connectionType != ConnectionType::FlatGeobuf)
         return;
     if (!layer.tileIndex.isEmpty()) return;
+    // An inline VRT reads its SrcDataSources, relative ones from the mapfile's folder.
+    if (layer.connectionType == ConnectionType::OGR && isInlineVrt(layer.connection)) {
+        const QString absolute = withAbsoluteVrtSources(layer.connection, map.baseDir());
+        for (const QString& source : inlineVrtSources(absolute))
+            if (!looksLikeNonFile(source) && !QFileInfo::exists(source))
+                add(out, Diagnostic::Severity::Error, layer.connectionPos.line > 0 ? layer.connectionPos : layer.pos,
+                    QStringLiteral("a SrcDataSource of the inline VRT of LAYER '%1' not found: '%2'").arg(layer.name, source));
+        return;
+    }
     // OGR: the datasource is CONNECTION when given (DATA then names a layer in it).
     const bool fromConnection = layer.connectionType == ConnectionType::OGR && !layer.connection.isEmpty();
     const QString source = fromConnection ? layer.connection : layer.data;

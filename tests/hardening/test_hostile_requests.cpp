@@ -378,6 +378,13 @@ void TestHostileRequests::dataRootsAtLoad_data()
                                            << QByteArray("CONFIG \"MAPTUNE_ALLOWED_ROOTS\" \"/vsicurl/http://127.0.0.1:9/tiles/\"") << "" << "virtual file";
     QTest::newRow("OGR connection") << "CONNECTIONTYPE OGR CONNECTION \"" + outside + "/points.geojson\"" << none << "" << "OGR data source";
     QTest::newRow("TILEINDEX") << QByteArray("TYPE RASTER TILEINDEX \"../outside/index.shp\"") << none << "" << "TILEINDEX";
+    QTest::newRow("FLATGEOBUF outside") << "CONNECTIONTYPE FLATGEOBUF DATA \"" + outside + "/x.fgb\"" << none << "" << "outside the directories";
+    const QByteArray vrt = "CONNECTIONTYPE OGR DATA \"p\" CONNECTION '<OGRVRTDataSource><OGRVRTLayer name=\"p\"><SrcDataSource>%1"
+                           "</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>'";
+    QTest::newRow("inline VRT inside") << QByteArray(vrt).replace("%1", "data/points.geojson") << none << "" << "";
+    QTest::newRow("inline VRT outside") << QByteArray(vrt).replace("%1", outside + "/points.geojson") << none << "" << "SrcDataSource of the inline VRT";
+    QTest::newRow("inline VRT dot dot") << QByteArray(vrt).replace("%1", "../outside/points.geojson") << none << "" << "resolves to";
+    QTest::newRow("inline VRT virtual") << QByteArray(vrt).replace("%1", "/vsicurl/http://127.0.0.1:9/p.geojson") << none << "" << "virtual file";
     QTest::newRow("UVRASTER outside") << "CONNECTIONTYPE UVRASTER DATA \"" + outside + "/wind.tif\"" << none << "" << "outside the directories";
     QTest::newRow("CONTOUR dot dot") << QByteArray("CONNECTIONTYPE CONTOUR DATA \"../outside/dem.tif\"") << none << "" << "resolves to";
     QTest::newRow("SCALETOKEN value") << QByteArray("DATA \"%src%\" SCALETOKEN NAME \"%src%\" VALUES \"0\" \"data/points.geojson\" "
