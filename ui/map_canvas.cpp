@@ -190,7 +190,9 @@ void MapCanvas::startRender()
 {
     m_coalesce.stop();
     if (!m_map || width() <= 0 || height() <= 0) return;
-    if (m_watcher.isRunning() || m_restart) {
+    // A job that has finished but whose result the event loop has not yet
+    // delivered is still in flight: its stale image must not be shown.
+    if (m_jobPending || m_restart) {
         // Mandelbrot-style restart: abort the stale job, start again when it returns.
         m_inFlight.cancel();
         m_restart = true;
@@ -211,6 +213,7 @@ void MapCanvas::startRender()
             job.before = renderOnWorker(before, request, nullptr).image;
         return job;
     }));
+    m_jobPending = true;
     update();
 }
 
@@ -227,6 +230,7 @@ RenderRequest MapCanvas::viewRequest() const
 
 void MapCanvas::renderDone()
 {
+    m_jobPending = false;
     if (m_restart || m_inFlight.isCancelled()) {
         m_restart = false;
         Q_EMIT renderCancelled();

@@ -149,6 +149,7 @@ private:
     QFutureWatcher<Job> m_watcher;
     CancelToken m_inFlight;
     bool m_restart = false;                // a newer view waits for the worker
+    bool m_jobPending = false;             // a job started whose result renderDone has not taken
     QTimer m_coalesce;
     QElapsedTimer m_wall;
 

@@ -2,6 +2,7 @@
 
 #include "render/embed_position.h"
 #include "render/legend_icon.h"
+#include "render/scale_range.h"
 
 #include <QPainter>
 
@@ -10,14 +11,6 @@
 namespace maptune {
 
 namespace {
-
-bool inRange(double minScale, double maxScale, double scale)
-{
-    if (scale <= 0) return true;
-    if (minScale > 0 && scale < minScale) return false;
-    if (maxScale > 0 && scale >= maxScale) return false;
-    return true;
-}
 
 QString extra(const LegendDef& l, const char* keyword)
 {
@@ -71,10 +64,10 @@ QList<LegendEntry> mapLegendEntries(const MapDef& map, double scaleDenom)
     for (qsizetype i = map.layers.size() - 1; i >= 0; --i) {
         const LayerDef& layer = map.layers[i];
         if (layer.status == LayerStatus::Off || layer.type == LayerType::Query) continue;
-        if (!inRange(layer.minScaleDenom, layer.maxScaleDenom, scaleDenom)) continue;
+        if (!inDrawScaleRange(layer.minScaleDenom, layer.maxScaleDenom, scaleDenom)) continue;
         for (int c : legendClasses(layer)) {
             const ClassDef& cls = layer.classes[c];
-            if (!inRange(cls.minScaleDenom, cls.maxScaleDenom, scaleDenom)) continue;
+            if (!inDrawScaleRange(cls.minScaleDenom, cls.maxScaleDenom, scaleDenom)) continue;
             if (!layer.classGroup.isEmpty() && cls.group != layer.classGroup) continue;
             entries << legendEntry(map, layer, c);
         }

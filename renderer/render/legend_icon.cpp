@@ -2,6 +2,7 @@
 
 #include "render/label_cache.h"
 #include "render/legend_layout.h"
+#include "render/scale_range.h"
 #include "render/style_geom_transform.h"
 #include "render/symbol_painter.h"
 
@@ -27,20 +28,9 @@ QColor qcolor(const ColorOrAttr& c, double opacity)
     return QColor(c.color.r, c.color.g, c.color.b, int(std::lround(c.color.a * opacity)));
 }
 
-// msDrawLegendIcon skips a style out of scale (max exclusive of nothing, min inclusive).
 bool styleInScale(const StyleDef& s, double scaleDenom)
 {
-    if (scaleDenom <= 0) return true;
-    if (s.maxScaleDenom > 0 && scaleDenom > s.maxScaleDenom) return false;
-    if (s.minScaleDenom > 0 && scaleDenom <= s.minScaleDenom) return false;
-    return true;
-}
-
-bool labelInScale(const LabelDef& l, double scaleDenom)
-{
-    if (l.maxScaleDenom > 0 && scaleDenom >= l.maxScaleDenom) return false;
-    if (l.minScaleDenom > 0 && scaleDenom < l.minScaleDenom) return false;
-    return true;
+    return inQueryScaleRange(s.minScaleDenom, s.maxScaleDenom, scaleDenom);
 }
 
 StyleGeomTransform::Kind transformOf(const StyleDef& s)
@@ -190,7 +180,7 @@ bool drawLabelPoints(QPainter& p, const MapDef& map, const ClassDef& cls, const 
     if (scaleDenom <= 0) return false;
     bool any = false;
     for (const LabelDef& l : cls.labels) {
-        if (!labelInScale(l, scaleDenom)) continue;
+        if (!inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, scaleDenom)) continue;
         for (const StyleDef& s : l.styles)
             if (transformOf(s) == StyleGeomTransform::Kind::LabelPoint) {
                 SymbolPainter::drawMarker(p, keyCentre(key), markerOf(map, s));

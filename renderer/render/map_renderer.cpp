@@ -1,5 +1,7 @@
 #include "render/map_renderer.h"
 
+#include "render/scale_range.h"
+
 #include "encode/image_encoder.h"
 #include "encode/output_format.h"
 #include "geo/map_view.h"
@@ -60,10 +62,7 @@ bool isTrue(const ScalebarDef& s, const char* keyword)
 
 bool inScaleRange(const LayerDef& l, double scale)
 {
-    if (scale <= 0) return true;
-    if (l.maxScaleDenom > 0 && scale >= l.maxScaleDenom) return false;
-    if (l.minScaleDenom > 0 && scale < l.minScaleDenom) return false;
-    return true;
+    return inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, scale);
 }
 
 // Layer OPACITY / COMPOSITE: the layer is drawn on its own canvas and then

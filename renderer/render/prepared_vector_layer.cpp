@@ -1,5 +1,7 @@
 #include "render/prepared_vector_layer.h"
 
+#include "render/scale_range.h"
+
 #include "data/feature_source_factory.h"
 #include "data/geometry.h"
 #include "data/geometry_relate.h"
@@ -163,16 +165,6 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
 
 namespace {
 
-// msQueryBy*'s scale test, which differs from drawing's at the edges: a
-// query skips a layer above MAXSCALEDENOM or at and below MINSCALEDENOM.
-bool inQueryScaleRange(const LayerDef& layer, double scaleDenom)
-{
-    if (scaleDenom <= 0) return true;
-    if (layer.maxScaleDenom > 0 && scaleDenom > layer.maxScaleDenom) return false;
-    if (layer.minScaleDenom > 0 && scaleDenom <= layer.minScaleDenom) return false;
-    return true;
-}
-
 // The search box the source filters by, before the exact test.
 Rect searchBox(const FeatureSelection& s, double tolerance)
 {
@@ -203,7 +195,7 @@ SelectedFeatures PreparedVectorLayer::select(const FeatureSelection& s) const
     SelectedFeatures result;
     const LayerVariant& variant = m_variants.at(s.scaleDenom);
     const LayerDef& layer = variant.def;
-    if (!drawable(layer.type) || !inQueryScaleRange(layer, s.scaleDenom)) return result;
+    if (!drawable(layer.type) || !inQueryScaleRange(layer.minScaleDenom, layer.maxScaleDenom, s.scaleDenom)) return result;
     result.searched = true;
     auto fail = [&](const QString& message) {
         result.error = QStringLiteral("layer '%1': %2").arg(layer.name, message);

@@ -14,6 +14,7 @@
 #include "render/line_band_painter.h"
 #include "render/line_offset.h"
 #include "render/render_load.h"
+#include "render/scale_range.h"
 #include "render/stroke_painter.h"
 #include "render/style_resolver.h"
 #include "render/symbol_painter.h"
@@ -346,8 +347,7 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             QList<MarkerStyle> labelMarkers = labelPointMarkers(l, resolver, item.values, map);
             // A label without text still draws its markers.
             if (text.isEmpty() && labelMarkers.isEmpty()) continue;
-            if (l.minScaleDenom > 0 && view.scaleDenom < l.minScaleDenom) continue;
-            if (l.maxScaleDenom > 0 && view.scaleDenom >= l.maxScaleDenom) continue;
+            if (!inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, view.scaleDenom)) continue;
             LabelCandidate cand;
             cand.text = decodeHtmlEntities(text);
             cand.anchor = labelPoint(item);

@@ -43,6 +43,16 @@ bool writeSquare(const QString& path, const char* driver)
     return ok;
 }
 
+// A map (100x100 px over 0 0 100 100, SHAPEPATH 'data') holding `layers`, written as `name` in `dir`; its path, empty when it cannot be written.
+QString writeMap(const QTemporaryDir& dir, const QString& name, const QByteArray& layers)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(QByteArray("MAP NAME 'src' SIZE 100 100 EXTENT 0 0 100 100 IMAGECOLOR 255 255 255 SHAPEPATH 'data'\n") + layers + "\nEND\n");
+    return path;
+}
+
 RenderResult renderFile(const QString& path)
 {
     const LoadResult loaded = loadMapFile(path);
@@ -53,8 +63,6 @@ RenderResult renderFile(const QString& path)
     }
     return MapRenderer(loaded.map).render({});
 }
-
-const char* const kMapHead = "MAP NAME 'src' SIZE 100 100 EXTENT 0 0 100 100 IMAGECOLOR 255 255 255 SHAPEPATH 'data'\n";
 
 }  // namespace
 
@@ -69,12 +77,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("data")));
         QVERIFY(writeSquare(dir.filePath(QStringLiteral("data/sq.fgb")), "FlatGeobuf"));
-        const QString map = dir.filePath(QStringLiteral("fgb.map"));
-        QFile f(map);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray(kMapHead) + "LAYER NAME 'fgb' TYPE POLYGON STATUS ON CONNECTIONTYPE FLATGEOBUF DATA 'sq.fgb' "
-                "CLASSITEM 'name' CLASS EXPRESSION 'one' STYLE COLOR 255 0 0 END END END END\n");
-        f.close();
+        const QString map = writeMap(dir, QStringLiteral("fgb.map"),
+                                     "LAYER NAME 'fgb' TYPE POLYGON STATUS ON CONNECTIONTYPE FLATGEOBUF DATA 'sq.fgb' "
+                                     "CLASSITEM 'name' CLASS EXPRESSION 'one' STYLE COLOR 255 0 0 END END END");
+        QVERIFY(!map.isEmpty());
         const RenderResult r = renderFile(map);
         QVERIFY2(r.ok(), qPrintable(r.error));
         QVERIFY2(r.trace.layers.first().error.isEmpty(), qPrintable(r.trace.layers.first().error));
@@ -87,14 +93,12 @@ private Q_SLOTS:
         QTemporaryDir dir, elsewhere;
         QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("data")));
         QVERIFY(writeSquare(dir.filePath(QStringLiteral("data/sq.geojson")), "GeoJSON"));
-        const QString map = dir.filePath(QStringLiteral("vrt.map"));
-        QFile f(map);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray(kMapHead) + "LAYER NAME 'v' TYPE POLYGON STATUS ON CONNECTIONTYPE OGR DATA 'poly' "
-                "CONNECTION '<OGRVRTDataSource><OGRVRTLayer name=\"poly\"><SrcDataSource relativeToVRT=\"0\">data/sq.geojson"
-                "</SrcDataSource><SrcLayer>sq</SrcLayer></OGRVRTLayer></OGRVRTDataSource>' "
-                "CLASS STYLE COLOR 0 0 255 END END END END\n");
-        f.close();
+        const QString map = writeMap(dir, QStringLiteral("vrt.map"),
+                                     "LAYER NAME 'v' TYPE POLYGON STATUS ON CONNECTIONTYPE OGR DATA 'poly' "
+                                     "CONNECTION '<OGRVRTDataSource><OGRVRTLayer name=\"poly\"><SrcDataSource relativeToVRT=\"0\">"
+                                     "data/sq.geojson</SrcDataSource><SrcLayer>sq</SrcLayer></OGRVRTLayer></OGRVRTDataSource>' "
+                                     "CLASS STYLE COLOR 0 0 255 END END END");
+        QVERIFY(!map.isEmpty());
         const QString cwd = QDir::currentPath();
         QDir::setCurrent(elsewhere.path());
         const RenderResult r = renderFile(map);

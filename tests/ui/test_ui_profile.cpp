@@ -21,18 +21,6 @@
 using namespace maptune;
 using namespace maptune::testing;
 
-namespace {
-
-QAction* menuAction(QMainWindow& window, const QString& text)
-{
-    for (QAction* menu : window.menuBar()->actions())
-        for (QAction* a : menu->menu()->actions())
-            if (a->text().remove(QLatin1Char('&')) == text) return a;
-    return nullptr;
-}
-
-}  // namespace
-
 class TestUiProfile : public QObject {
     Q_OBJECT
 

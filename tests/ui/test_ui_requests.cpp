@@ -29,14 +29,6 @@ using namespace maptune::testing;
 
 namespace {
 
-QAction* menuAction(QMainWindow& window, const QString& text)
-{
-    for (QAction* menu : window.menuBar()->actions())
-        for (QAction* a : menu->menu()->actions())
-            if (a->text().remove(QLatin1Char('&')) == text) return a;
-    return nullptr;
-}
-
 // Types `url` into the open dialog and clicks Send; waits for the answer.
 bool ask(RequestReplayDialog* dialog, const QString& url)
 {

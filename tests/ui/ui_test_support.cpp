@@ -4,7 +4,11 @@
 
 #include <gdal_priv.h>
 
+#include <QAction>
 #include <QFile>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
 
 #include <vector>
 
@@ -141,6 +145,15 @@ bool writeFlatRaster(const QString& path)
         ok &= ds->GetRasterBand(b)->RasterIO(GF_Write, 0, 0, 4, 4, values.data(), 4, 4, GDT_Byte, 0, 0) == CE_None;
     GDALClose(ds);
     return ok;
+}
+
+QAction* menuAction(QMainWindow& window, const QString& text)
+{
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu())
+            for (QAction* a : menu->menu()->actions())
+                if (a->text().remove(QLatin1Char('&')) == text) return a;
+    return nullptr;
 }
 
 }  // namespace maptune::testing

@@ -1,12 +1,15 @@
 #pragma once
 // Fixtures shared by the workbench test executables: small inline mapfiles,
-// a generated raster, file helpers.
+// a generated raster, file helpers, finding a menu action.
 
 #include "mapfile/map_def.h"
 #include "trace/trace.h"
 
 #include <QByteArray>
 #include <QString>
+
+class QAction;
+class QMainWindow;
 
 namespace maptune::testing {
 
@@ -20,6 +23,8 @@ extern const char* const kRasterMap;
 extern const char* const kParcels;
 
 MapDefPtr squaresMap();
+// The action of the window's menus whose text (without '&') is `text`; null if none.
+QAction* menuAction(QMainWindow& window, const QString& text);
 QString writeFile(const QString& path, const QByteArray& bytes);
 QByteArray readFile(const QString& path);
 LayerTrace layerTrace(const QString& name, double totalMs, bool skipped = false);
