@@ -186,6 +186,14 @@ private Q_SLOTS:
         QVERIFY(!c);
         QVERIFY2(c.message().contains("more than the 5000"), qPrintable(c.message()));
         QVERIFY(apply("(smoothsia([shape], 1e300, 1e300))", line({0, 0, 10, 10, 20, 0})));
+        // A NaN width (an attribute "nan") is refused before GEOS, which would crash on it.
+        for (const char* e : {"(buffer([shape], [w]))", "(simplify([shape], [w]))", "(simplifypt([shape], [w]))"})
+            QCOMPARE(apply(QLatin1String(e), longRectangle(), {"nan"}).message().left(45), QString("yyparse(): Expression parser error. Executing"));
+        QVERIFY(!apply("(buffer([shape], 1e308*10))", longRectangle()));
+        const Geometry nanLine = line({0, 0, std::nan(""), 1, 2, 2});
+        for (const char* e : {"(buffer([shape], 1))", "(difference([shape], [shape]))", "(simplifypt([shape], 1))"})
+            QVERIFY2(!apply(QLatin1String(e), nanLine), e);
+        QVERIFY(!apply("(centerline([shape]))", geometry(Geometry::Type::Polygon, {{0, 0, 10, 0, std::nan(""), 10, 0, 0}})));
         QVERIFY(apply("(buffer([shape], 1e300 % 7))", line({0, 0, 10, 10})));
     }
 

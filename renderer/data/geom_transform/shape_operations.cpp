@@ -3,6 +3,7 @@
 #include "data/geom_transform/centerline_graph.h"
 #include "data/geom_transform/geos_geometry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -19,11 +20,18 @@ Geometry ringOf(const Geometry& g, int part)
     return out;
 }
 
+bool allFinite(const Geometry& g)
+{
+    return std::all_of(g.xy.begin(), g.xy.end(), [](double v) { return std::isfinite(v); });
+}
+
 // One GEOS operation on one input: an empty input gives an empty result.
+// Coordinates that are not finite never reach GEOS (it is not safe with them).
 Result<Geometry> throughGeos(const Geometry& g, const QString& function,
                              const std::function<GEOSGeometry*(GEOSContextHandle_t, const GEOSGeometry*)>& op)
 {
     if (g.isEmpty()) return Geometry();
+    if (!allFinite(g)) return Error(QString());
     const GeosGeometry in = toGeos(g);
     if (!in) return Error(QString());
     const GeosGeometry out(op(geosForThread(), in.get()));
@@ -189,6 +197,8 @@ std::vector<bool> outerRings(const Geometry& g)
 
 Result<Geometry> buffer(const Geometry& g, double width)
 {
+    // GEOS 3.11 crashes on a NaN width and makes no sense of an infinite one.
+    if (!std::isfinite(width)) return Error(QString());
     return throughGeos(g, QStringLiteral("msGEOSBuffer"), [width](GEOSContextHandle_t h, const GEOSGeometry* in) {
         return GEOSBuffer_r(h, in, width, 30);
     });
@@ -196,6 +206,7 @@ Result<Geometry> buffer(const Geometry& g, double width)
 
 Result<Geometry> simplify(const Geometry& g, double tolerance)
 {
+    if (!std::isfinite(tolerance)) return Error(QString());
     return throughGeos(g, QStringLiteral("msGEOSSimplify"), [tolerance](GEOSContextHandle_t h, const GEOSGeometry* in) {
         return GEOSSimplify_r(h, in, tolerance);
     });
@@ -203,6 +214,7 @@ Result<Geometry> simplify(const Geometry& g, double tolerance)
 
 Result<Geometry> simplifyPreservingTopology(const Geometry& g, double tolerance)
 {
+    if (!std::isfinite(tolerance)) return Error(QString());
     return throughGeos(g, QStringLiteral("msGEOSTopologyPreservingSimplify"), [tolerance](GEOSContextHandle_t h, const GEOSGeometry* in) {
         return GEOSTopologyPreserveSimplify_r(h, in, tolerance);
     });
@@ -211,6 +223,7 @@ Result<Geometry> simplifyPreservingTopology(const Geometry& g, double tolerance)
 Result<Geometry> difference(const Geometry& a, const Geometry& b)
 {
     if (b.isEmpty()) return a;
+    if (!allFinite(b)) return Error(QString());
     const GeosGeometry other = toGeos(b);
     if (!other) return Error(QString());
     return throughGeos(a, QStringLiteral("msGEOSDifference"), [&other](GEOSContextHandle_t h, const GEOSGeometry* in) {
@@ -305,6 +318,7 @@ Result<Geometry> centerline(const Geometry& g)
 {
     if (g.type != Geometry::Type::Polygon)
         return Error(QStringLiteral("msGEOSCenterline(): GEOS library error. Centerlines can only be computed for polygon shapes."));
+    if (!allFinite(g)) return Error(QString());
     // One shortest-path search per leaf of the skeleton: quadratic in the vertices.
     if (g.pointCount() > kMaxCenterlineVertices)
         return Error(QStringLiteral("msGEOSCenterline(): GEOS library error. The polygon has %1 vertices, more than the %2 "
