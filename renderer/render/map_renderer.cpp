@@ -209,10 +209,12 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     if (map.legend.postLabelCache) embedLegend(canvas, map, view, transparent);
     if (scalebarLast) embedScalebar(canvas, map, view);
 
-    result.mimeType = req.encode ? format->formatFor(canvas).mimeType : format->mimeType;
+    // A mixed format picks JPEG or PNG by the pixels: once, for the bytes and their type.
+    const ImageFormat& written = req.encode ? format->formatFor(canvas) : *format;
+    result.mimeType = written.mimeType;
     if (req.encode) {
         Stopwatch encodeClock;
-        Result<QByteArray> encoded = encodeImage(canvas, *format);
+        Result<QByteArray> encoded = encodeImage(canvas, written);
         result.trace.encodeMs = encodeClock.elapsedMs();
         if (encoded) result.bytes = std::move(encoded).value();
         else result.error = QStringLiteral("encoding failed: %1").arg(encoded.message());

@@ -478,9 +478,15 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     FeatureQuery q;
     q.bbox = queryBox;
     q.attributes = classifier.attributes();
-    if (m_variant.geomTransform)
-        for (const QString& a : m_variant.geomTransform->attributes())
+    // The GEOMTRANSFORM expressions' attributes, the LAYER's and the STYLEs'.
+    auto wantAttributes = [&q](const ShapeExpression& e) {
+        for (const QString& a : e.attributes())
             if (!q.attributes.contains(a, Qt::CaseInsensitive)) q.attributes << a;
+    };
+    if (m_variant.geomTransform) wantAttributes(*m_variant.geomTransform);
+    for (const auto& styles : m_variant.styleTransforms)
+        for (const StyleGeomTransform& t : styles)
+            if (t.expression) wantAttributes(*t.expression);
     q.scaleDenom = m_view.scaleDenom;
     if (q.bbox.isValid()) q.cellSize = q.bbox.width() / std::max(1, m_view.width);  // contours sample at this
     q.maxFeatures = m_layer.maxFeatures;
@@ -508,17 +514,8 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         && RenderLoad::hasSpareCore())
         bands.emplace(canvas, m_layer, resolver, scale, items, cancel);
 
-    // LAYER GEOMTRANSFORM: its attributes' columns, and its values per feature.
-    QList<int> transformColumns;
-    QStringList transformValues;
-    if (m_variant.geomTransform)
-        for (const QString& a : m_variant.geomTransform->attributes()) {
-            int column = -1;
-            for (qsizetype i = 0; i < cursor->fields().size() && column < 0; ++i)
-                if (cursor->fields()[i].compare(a, Qt::CaseInsensitive) == 0) column = int(i);
-            transformColumns << column;
-        }
-    const ShapeExpression::Inputs transformInputs{&transformValues, m_view.cellSizeX(), 0};
+    // LAYER GEOMTRANSFORM: where its attributes are among the fields.
+    const QList<int> transformColumns = m_variant.geomTransform ? m_variant.geomTransform->columnsIn(cursor->fields()) : QList<int>();
 
     Feature f;
     while (cursor->next(f)) {
@@ -528,9 +525,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         const int cls = classifier.classify(f.values, m_view.scaleDenom);
         if (cls < 0) continue;
         if (m_variant.geomTransform) {
-            transformValues.clear();
-            for (int column : std::as_const(transformColumns)) transformValues << f.values.value(column);
-            Result<Geometry> g = m_variant.geomTransform->evaluate(f.geometry, transformInputs);
+            Result<Geometry> g = m_variant.geomTransform->evaluate(f.geometry, {&f.values, &transformColumns, m_view.cellSizeX(), 0});
             if (!g)
                 return fail(QStringLiteral("msGeomTransformShape(): Expression parser error. Failed to process shape expression: %1\n%2")
                                 .arg(m_variant.geomTransform->text(), g.message()));
@@ -552,7 +547,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (bands) {
         bands->finish();
     } else {
-        drawItems(canvas, items, resolver, scale, cancel);
+        drawItems(canvas, items, resolver, cursor->fields(), scale, cancel);
     }
     trace.drawMs = clock.restartMs();
 
@@ -568,8 +563,14 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
 // One thread, through QPainter where the direct path does not apply: point
 // markers, symbols along lines, polygon outlines; line layers in passes.
 void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, const StyleResolver& resolver,
-                                    double scale, const CancelToken& cancel) const
+                                    const QStringList& fields, double scale, const CancelToken& cancel) const
 {
+    // Where each STYLE expression's attributes are among the fields, [class][style].
+    std::vector<std::vector<QList<int>>> styleColumns;
+    for (const auto& styles : m_variant.styleTransforms) {
+        styleColumns.emplace_back();
+        for (const StyleGeomTransform& t : styles) styleColumns.back().push_back(t.expression ? t.expression->columnsIn(fields) : QList<int>());
+    }
     QPainter p(&canvas);
     p.setRenderHint(QPainter::Antialiasing);
     auto markerOf = [&](const ResolvedStyle& r, double angle) {
@@ -614,7 +615,8 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         return at;
     };
     // The style on the shape its GEOMTRANSFORM makes (msDrawTransformedShape).
-    auto drawTransformed = [&](const DrawItem& item, const StyleDef& s, const StyleGeomTransform& t, const ResolvedStyle& r) {
+    auto drawTransformed = [&](const DrawItem& item, const StyleDef& s, const StyleGeomTransform& t, const QList<int>& columns,
+                               const ResolvedStyle& r) {
         using Kind = StyleGeomTransform::Kind;
         const QSize image = canvas.size();
         switch (t.kind) {
@@ -624,7 +626,8 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
             return;
         }
         case Kind::Expression: {
-            const Result<Geometry> g = t.expression->evaluate(geometryFromParts(item.type, item.parts), {&item.values, 1, 0});
+            // In pixels: [map_cellsize] is one.
+            const Result<Geometry> g = t.expression->evaluate(geometryFromParts(item.type, item.parts), {&item.values, &columns, 1, 0});
             if (!g || g->isEmpty()) return;
             if (g->type == Geometry::Type::Line) strokeParts(r, s, partsFromGeometry(*g));
             else if (g->type == Geometry::Type::Polygon) fillParts(r, s, partsFromGeometry(*g));
@@ -634,18 +637,17 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         default: drawMarkers(r, transformMarkers(t.kind, item.parts, image, s.angleAuto)); return;
         }
     };
-    auto drawStyle = [&](const DrawItem& item, const StyleDef& s, const StyleGeomTransform& t) {
+    auto drawStyle = [&](const DrawItem& item, qsizetype style) {
+        const StyleDef& s = m_layer.classes[item.cls].styles[style];
         const ResolvedStyle r = resolver.resolve(s, item.values);
-        if (t.drawsOwnShape()) return drawTransformed(item, s, t, r);
+        if (size_t(item.cls) < styleColumns.size() && size_t(style) < styleColumns[size_t(item.cls)].size()) {
+            const StyleGeomTransform& t = m_variant.styleTransforms[size_t(item.cls)][size_t(style)];
+            if (t.drawsOwnShape()) return drawTransformed(item, s, t, styleColumns[size_t(item.cls)][size_t(style)], r);
+        }
         const bool asLine = m_layer.type == LayerType::Line || (m_layer.type == LayerType::Polygon && item.type == Geometry::Type::Line);
         if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) drawMarkers(r, allPoints(item.parts));
         else if (asLine) strokeParts(r, s, item.parts);
         else if (item.type == Geometry::Type::Polygon) fillParts(r, s, item.parts);
-    };
-    auto transformOf = [&](int cls, qsizetype style) -> const StyleGeomTransform& {
-        static const StyleGeomTransform none;
-        const auto& t = m_variant.styleTransforms;
-        return size_t(cls) < t.size() && size_t(style) < t[size_t(cls)].size() ? t[size_t(cls)][size_t(style)] : none;
     };
 
     int maxStyles = 0;
@@ -654,12 +656,11 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         for (int pass = 0; pass < maxStyles && !cancel.isCancelled(); ++pass)
             for (qsizetype i = 0; i < items.size(); ++i) {
                 const auto& styles = m_layer.classes[items[i].cls].styles;
-                if (pass < styles.size()) drawStyle(items[i], styles[pass], transformOf(items[i].cls, pass));
+                if (pass < styles.size()) drawStyle(items[i], pass);
             }
     } else {
         for (qsizetype i = 0; i < items.size() && !cancel.isCancelled(); ++i) {
-            const auto& styles = m_layer.classes[items[i].cls].styles;
-            for (qsizetype k = 0; k < styles.size(); ++k) drawStyle(items[i], styles[k], transformOf(items[i].cls, k));
+            for (qsizetype k = 0; k < m_layer.classes[items[i].cls].styles.size(); ++k) drawStyle(items[i], k);
         }
     }
     p.end();

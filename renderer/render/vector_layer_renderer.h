@@ -48,8 +48,8 @@ private:
     bool extentMeetsView(const Rect& shown) const;
     // The lines and edge labels of a GRID layer.
     std::unique_ptr<FeatureSource> graticuleFor(const GraticuleSettings& grid) const;
-    void drawItems(QImage& canvas, const DrawItemQueue& items, const StyleResolver& resolver, double scale,
-                   const CancelToken& cancel) const;
+    void drawItems(QImage& canvas, const DrawItemQueue& items, const StyleResolver& resolver, const QStringList& fields,
+                   double scale, const CancelToken& cancel) const;
 
     const MapDef& m_map;
     const EngineContext& m_context;

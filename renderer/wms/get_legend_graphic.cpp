@@ -143,11 +143,12 @@ Response wmsGetLegendGraphic(const WmsContext& ctx)
             return ctx.error({}, where + QStringLiteral("Unable to draw legend for this layer: no class has a NAME."));
         image = drawLegend(ctx.map, entries, format->transparent);
     }
-    Result<QByteArray> encoded = encodeImage(image, *format);
+    const ImageFormat& written = format->formatFor(image);
+    Result<QByteArray> encoded = encodeImage(image, written);
     if (!encoded) return ctx.error({}, where + encoded.message());
     Response r;
     r.body = std::move(encoded).value();
-    r.setContentType(format->formatFor(image).mimeType.toUtf8());
+    r.setContentType(written.mimeType.toUtf8());
     return r;
 }
 

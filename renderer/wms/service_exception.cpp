@@ -78,8 +78,9 @@ Response exceptionImage(const MapDef& map, const WmsError& error, bool blank, Ex
     Response r;
     // This already is the error response: should encoding fail (a size JPEG
     // cannot hold), the body stays empty as it always did.
-    r.body = encodeImage(image, format).valueOr(QByteArray());
-    r.setContentType(format.formatFor(image).mimeType.toUtf8());
+    const ImageFormat& written = format.formatFor(image);
+    r.body = encodeImage(image, written).valueOr(QByteArray());
+    r.setContentType(written.mimeType.toUtf8());
     return r;
 }
 

@@ -43,7 +43,7 @@ int geomTransform(const uint8_t* data, size_t size)
     };
     const QStringList values{QStringLiteral("2.5"), QStringLiteral("-1"), QStringLiteral("nan")};
     for (const Geometry& g : shapes) {
-        const Result<Geometry> out = e->evaluate(g, {&values, 0.5, 0});
+        const Result<Geometry> out = e->evaluate(g, {&values, nullptr, 0.5, 0});
         if (!out) continue;
         check(out->xy.size() % 2 == 0, "a result has whole points");
         for (int p = 0; p < out->partCount(); ++p) check(out->partStart[size_t(p)] <= out->pointCount(), "parts lie in the points");

@@ -36,7 +36,7 @@ Result<Geometry> apply(const QString& text, const Geometry& g, const QStringList
 {
     Result<ShapeExpression> e = ShapeExpression::parse(text);
     if (!e) return e.error();
-    return e->evaluate(g, {&values, cellsize, 0});
+    return e->evaluate(g, {&values, nullptr, cellsize, 0});
 }
 
 RenderResult render(const QByteArray& layers)
@@ -251,6 +251,14 @@ private Q_SLOTS:
         QCOMPARE(at(r.image, 90, 49), QColor(0, 0, 255));
         QCOMPARE(at(r.image, 50, 49), QColor(0, 160, 0));
         QCOMPARE(at(r.image, 30, 49), QColor(255, 255, 255));  // the line itself is not drawn
+        // A STYLE expression reads its attributes by name, wherever they are among the fields.
+        const RenderResult b = render("LAYER NAME 'b' TYPE LINE STATUS ON PROCESSING 'ITEMS=a,w' "
+                                      "FEATURE POINTS 20 50 80 50 END ITEMS '1;8' END CLASS "
+                                      "STYLE GEOMTRANSFORM (buffer([shape], [w])) COLOR 0 0 255 END END END");
+        QVERIFY2(b.ok(), qPrintable(b.error));
+        QVERIFY2(b.trace.layers.first().error.isEmpty(), qPrintable(b.trace.layers.first().error));
+        QCOMPARE(at(b.image, 50, 44), QColor(0, 0, 255));   // 6 px off the line: inside the 8 px buffer
+        QCOMPARE(at(b.image, 50, 38), QColor(255, 255, 255));  // 12 px off: outside
     }
 
     // A LAYER GEOMTRANSFORM changes the shape before it is drawn: a line

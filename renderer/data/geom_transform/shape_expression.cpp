@@ -270,7 +270,10 @@ private:
         case Kind::Number: return n.number;
         case Kind::MapCellsize: return m_in.mapCellsize;
         case Kind::DataCellsize: return m_in.dataCellsize;
-        case Kind::Binding: return m_in.values ? m_in.values->value(n.slot).toDouble() : 0;
+        case Kind::Binding: {
+            const int column = m_in.columns ? m_in.columns->value(n.slot, -1) : n.slot;
+            return m_in.values ? m_in.values->value(column).toDouble() : 0;
+        }
         case Kind::Negate: return -number(n.args[0]);
         case Kind::Arithmetic: {
             const double a = number(n.args[0]), b = number(n.args[1]);
@@ -339,6 +342,18 @@ const QString& ShapeExpression::text() const
 const QStringList& ShapeExpression::attributes() const
 {
     return m_program->attributes;
+}
+
+QList<int> ShapeExpression::columnsIn(const QStringList& fields) const
+{
+    QList<int> out;
+    for (const QString& a : m_program->attributes) {
+        int column = -1;
+        for (qsizetype i = 0; i < fields.size() && column < 0; ++i)
+            if (fields[i].compare(a, Qt::CaseInsensitive) == 0) column = int(i);
+        out << column;
+    }
+    return out;
 }
 
 Result<Geometry> ShapeExpression::evaluate(const Geometry& shape, const Inputs& inputs) const

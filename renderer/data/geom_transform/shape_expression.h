@@ -28,8 +28,12 @@ public:
     // Attribute names the numeric arguments read ([name]), in slot order.
     const QStringList& attributes() const;
 
+    // For each attribute slot, the index of its field in `fields` (-1: absent).
+    QList<int> columnsIn(const QStringList& fields) const;
+
     struct Inputs {
-        const QStringList* values = nullptr;  // by slot, as attributes(); missing read as 0
+        const QStringList* values = nullptr;  // the feature's values, in field order
+        const QList<int>* columns = nullptr;  // columnsIn(those fields); null: values are by slot
         double mapCellsize = 0;
         double dataCellsize = 0;
     };

@@ -69,9 +69,10 @@ Response legendOrScalebar(const PreparedMap& prepared, const CgiParams& p, const
     if (image.isNull())
         return cgiErrorPage({where + (legend ? QStringLiteral("General error message. The legend has no class with a NAME.")
                                             : QStringLiteral("General error message. The map has no cell size."))});
-    Result<QByteArray> encoded = encodeImage(image, format);
+    const ImageFormat& written = format.formatFor(image);
+    Result<QByteArray> encoded = encodeImage(image, written);
     if (!encoded) return cgiErrorPage({where + QStringLiteral("Image handling error. ") + encoded.message()});
-    return imageResponse(*encoded, format.formatFor(image).mimeType);
+    return imageResponse(*encoded, written.mimeType);
 }
 
 // MODE=tile: TILE "x y z" (TILEMODE gmap) or a quadkey (ve) as the edges
