@@ -38,14 +38,14 @@ TextAlign alignOf(const QString& a)
     return TextAlign::Default;
 }
 
-TextPath layoutFor(const LabelCandidate& c, FontFace& face)
+TextPath layoutFor(const LabelCandidate& c)
 {
     TextLayoutOptions o;
     o.glyphSize = c.glyphSize;
     if (!c.style.wrap.isEmpty()) o.wrap = c.style.wrap.front();
     o.maxLength = c.style.maxLength;
     o.align = alignOf(c.style.align);
-    return TextPath::layout(c.text, face, o);
+    return TextPath::layout(c.text, c.fonts, o);
 }
 
 // Where the lower left corner of the text's box goes relative to the
@@ -114,7 +114,8 @@ QPolygonF boxPolygon(const QTransform& t, const QRectF& r)
 }
 
 // A label drawn in one piece at `anchor`, turned by `angle` about it.
-LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF anchor, double angle, LabelPosition pos)
+LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF anchor, double angle, LabelPosition pos,
+                         bool cached = true)
 {
     const bool followOffset = c.style.offsetY == LineOffset::SingleSided || c.style.offsetY == LineOffset::DoubleSided;
     // Every position but CC keeps clear of the marker by half its size.
@@ -133,8 +134,10 @@ LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF 
     const double b = c.style.buffer * c.scaleFactor;
     s.footprint.add(boxPolygon(t, box.adjusted(-b, -b, b, b)));
     s.labelPoly = boxPolygon(t, box.adjusted(-1, -1, 1, 1));
-    // MapServer's label boxes come out crisp: their corners on whole pixels.
-    for (QPointF& p : s.labelPoly) p = QPointF(std::round(p.x()), std::round(p.y()));
+    // MapServer's cached label boxes come out crisp, their corners on whole
+    // pixels; a label drawn at once (LABELCACHE OFF) keeps the text's own.
+    if (cached)
+        for (QPointF& p : s.labelPoly) p = QPointF(std::round(p.x()), std::round(p.y()));
     return s;
 }
 
@@ -178,8 +181,8 @@ LabelShape followShape(const LabelCandidate& c, const TextPath& text, const QLis
     return s;
 }
 
-// ANGLE FOLLOW / AUTO / AUTO2 on a line feature: every placement found.
-QList<LabelShape> lineShapes(const LabelCandidate& c, const TextPath& text, const QRectF& image)
+// Where ANGLE FOLLOW / AUTO / AUTO2 put a label on a line feature.
+LineLabelLayout lineLayout(const LabelCandidate& c, const TextPath& text, const QRectF& image)
 {
     LineLabelPath::Params p;
     for (const PlacedGlyph& g : text.glyphs) {
@@ -194,7 +197,13 @@ QList<LabelShape> lineShapes(const LabelCandidate& c, const TextPath& text, cons
     if (c.style.minFeatureSize > 0) p.minFeatureSize = c.style.minFeatureSize * c.resolutionFactor;
     p.repeatDistance = c.style.repeatDistance * c.resolutionFactor;
     p.force = c.style.force;
-    const LineLabelLayout layout = LineLabelPath::place(labelLines(c, image), p);
+    return LineLabelPath::place(labelLines(c, image), p);
+}
+
+// Every placement found on a line, as label cache candidates.
+QList<LabelShape> lineShapes(const LabelCandidate& c, const TextPath& text, const QRectF& image)
+{
+    const LineLabelLayout layout = lineLayout(c, text, image);
     QList<LabelShape> shapes;
     const double height = text.bounds.height();
     for (const QList<PathGlyph>& glyphs : layout.follow) shapes << followShape(c, text, glyphs, height);
@@ -330,17 +339,28 @@ int labelGlyphSize(const LabelDef& label, double size, double scaleFactor, doubl
 
 void LabelCache::drawDirect(QImage& canvas, const LabelCandidate& c)
 {
-    const std::shared_ptr<FontFace> face = FontFace::forThread(c.fontPath);
-    if (!face) return;
-    const TextPath text = layoutFor(c, *face);
+    const TextPath text = layoutFor(c);
     if (text.isEmpty()) {
         drawBackgrounds(canvas, c, {});
         return;
     }
     const LabelPosition pos = c.style.position == LabelPosition::Auto ? LabelPosition::CC : c.style.position;
-    const LabelShape s = straightShape(c, text, c.anchor, c.angle, pos);
-    drawBackgrounds(canvas, c, s.labelPoly);
-    TextPainter::draw(canvas, s.glyphs, inkOf(c));
+    if (c.layerType != LayerType::Line) {
+        const LabelShape s = straightShape(c, text, c.anchor, c.angle, pos, false);
+        drawBackgrounds(canvas, c, s.labelPoly);
+        TextPainter::draw(canvas, s.glyphs, inkOf(c));
+        return;
+    }
+    // On lines MapServer draws the text itself at each label point: the
+    // last line's baseline starts there (no POSITION, no label styles).
+    if (c.line.isEmpty()) {
+        TextPainter::draw(canvas, TextPainter::place(text, c.anchor, c.angle), inkOf(c));
+        return;
+    }
+    const LineLabelLayout layout = lineLayout(c, text, QRectF(canvas.rect()));
+    const double height = text.bounds.height();
+    for (const QList<PathGlyph>& glyphs : layout.follow) TextPainter::draw(canvas, followShape(c, text, glyphs, height).glyphs, inkOf(c));
+    for (const PathPoint& pt : layout.points) TextPainter::draw(canvas, TextPainter::place(text, pt.point, pt.angle), inkOf(c));
 }
 
 int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layers)
@@ -378,8 +398,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
             bool ok = true;
             for (qsizetype i = g.first; i < g.first + g.count && ok; ++i) {
                 const LabelCandidate& c = m_candidates[i];
-                const std::shared_ptr<FontFace> face = FontFace::forThread(c.fontPath);
-                const TextPath text = face ? layoutFor(c, *face) : TextPath();
+                const TextPath text = layoutFor(c);
                 const QRectF ownMarkers = labelMarkersBox(c);
                 const bool forceGroup = isWord(extra(c.style, "FORCE"), "GROUP");
                 if (text.isEmpty()) {

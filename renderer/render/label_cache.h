@@ -17,6 +17,8 @@
 #include <QImage>
 #include <QList>
 #include <QPointF>
+#include "text/font_list.h"
+
 #include <QPolygonF>
 #include <QSizeF>
 #include <QString>
@@ -29,7 +31,7 @@ struct LabelCandidate {
     double angle = 0;      // degrees, counter-clockwise
     LabelDef style;        // resolved: colours bound to values already
     int glyphSize = 10;    // MapServer's rounded size: SIZE x scale factor, clamped to MINSIZE..MAXSIZE
-    QString fontPath;      // TrueType file from the FONTSET, empty = MapServer's built-in font
+    FontList fonts;        // the FONT list resolved in the FONTSET; empty = MapServer's built-in font
     LayerType layerType = LayerType::Point;
     int group = 0;         // the labels of one feature and class share a group
     int layer = -1;        // index of the layer's trace: placement counts go there

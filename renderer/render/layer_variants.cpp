@@ -24,8 +24,16 @@ void compileTransforms(LayerVariant& v)
         std::vector<StyleGeomTransform> styles;
         for (const StyleDef& s : l.classes[c].styles) {
             Result<StyleGeomTransform> t = StyleGeomTransform::parse(s.geomTransform);
-            if (!t) failed(QStringLiteral("CLASS %1 STYLE: ").arg(c + 1), t.message());
-            styles.push_back(t ? std::move(t).value() : StyleGeomTransform{});
+            if (t) {
+                styles.push_back(std::move(t).value());
+            } else if (s.geomTransform.trimmed().startsWith(QLatin1Char('('))) {
+                StyleGeomTransform invalid;
+                invalid.kind = StyleGeomTransform::Kind::Invalid;
+                styles.push_back(std::move(invalid));
+            } else {
+                failed(QStringLiteral("CLASS %1 STYLE: ").arg(c + 1), t.message());
+                styles.push_back(StyleGeomTransform{});
+            }
         }
         v.styleTransforms.push_back(std::move(styles));
     }

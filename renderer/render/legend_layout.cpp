@@ -8,7 +8,7 @@ namespace maptune {
 
 TextPath LegendText::layout(const QString& text) const
 {
-    return face ? TextPath::layout(text, *face, options) : TextPath();
+    return TextPath::layout(text, fonts, options);
 }
 
 LegendText legendText(const MapDef& map)
@@ -20,7 +20,7 @@ LegendText legendText(const MapDef& map)
 LegendText blockLabelText(const MapDef& map, const LabelDef& label, double rf)
 {
     LegendText t;
-    t.face = FontFace::forThread(label.font.isEmpty() ? QString() : map.fonts.value(label.font, {}));
+    t.fonts = FontList::forLabel(label.font, map.fonts, label.type == LabelType::TrueType);
     t.options.glyphSize = labelGlyphSize(label, label.size.value, rf, rf);
     t.ink.color = label.color.color.isSet() ? label.color.color : Color::rgb(0, 0, 0);
     t.ink.outline = label.outlineColor.color;

@@ -19,7 +19,7 @@ constexpr int kLegendMargin = 5;  // HMARGIN / VMARGIN of maplegend.c
 // How the legend LABEL writes: its font (the FONTSET's, else MapServer's
 // built-in one), glyph size and colour.
 struct LegendText {
-    std::shared_ptr<FontFace> face;
+    FontList fonts;
     TextLayoutOptions options;
     TextInk ink;
     TextPath layout(const QString& text) const;

@@ -49,9 +49,16 @@ public:
     // The vertex ending the longest segment (the first of equals).
     qsizetype longestSegment() const
     {
+        // Lengths as MapServer computes them, each on its own: differences
+        // of the running totals round differently and break ties elsewhere.
+        auto length = [this](qsizetype i) {
+            const double dx = m_line[i].x() - m_line[i - 1].x(), dy = m_line[i].y() - m_line[i - 1].y();
+            return std::sqrt(dx * dx + dy * dy);
+        };
         qsizetype best = 1;
-        for (qsizetype i = 2; i < m_at.size(); ++i)
-            if (m_at[i] - m_at[i - 1] > m_at[best] - m_at[best - 1]) best = i;
+        double bestLength = length(1);
+        for (qsizetype i = 2; i < m_line.size(); ++i)
+            if (const double l = length(i); l > bestLength) best = i, bestLength = l;
         return best;
     }
 

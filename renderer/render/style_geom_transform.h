@@ -18,7 +18,9 @@
 namespace maptune {
 
 struct StyleGeomTransform {
-    enum class Kind { None, Start, End, Vertices, BBox, Centroid, LabelPoint, LabelPoly, LabelCenter, Expression };
+    // Invalid: an expression that does not compile. MapServer parses it
+    // only when it draws the style, fails there and goes on without it.
+    enum class Kind { None, Start, End, Vertices, BBox, Centroid, LabelPoint, LabelPoly, LabelCenter, Expression, Invalid };
     Kind kind = Kind::None;
     std::optional<ShapeExpression> expression;
 

@@ -359,7 +359,7 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             // A set ANGLE is relative to the map's north: a rotated map turns it back.
             cand.angle = resolver.number(l.angle, item.values);
             if (cand.angle != 0) cand.angle -= view.angle;
-            if (!l.font.isEmpty()) cand.fontPath = labelFontPath(map, l.font);
+            cand.fonts = FontList::forLabel(l.font, map.fonts, l.type == LabelType::TrueType);
             cand.layerType = layer.type;
             if (layer.type == LayerType::Point) {
                 cand.marker = markerOfPoint();
@@ -408,11 +408,9 @@ std::unique_ptr<FeatureSource> VectorLayerRenderer::graticuleFor(const Graticule
     const double rf = m_view.defResolution > 0 ? m_view.resolution / m_view.defResolution : 1;
     auto measure = [this, label, rf](const QString& text) -> QSizeF {
         if (!label) return {};
-        const std::shared_ptr<FontFace> face = FontFace::forThread(label->font.isEmpty() ? QString() : labelFontPath(m_map, label->font));
-        if (!face) return {};
         TextLayoutOptions o;
         o.glyphSize = labelGlyphSize(*label, label->size.value, 1, rf);
-        const QRectF b = TextPath::layout(text, *face, o).bounds;
+        const QRectF b = TextPath::layout(text, FontList::forLabel(label->font, m_map.fonts, label->type == LabelType::TrueType), o).bounds;
         return QSizeF(b.width(), std::ceil(b.height()));
     };
     std::optional<Crs> crs = m_layerCrs;
@@ -625,6 +623,7 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
             fillParts(r, s, {boundingBoxRing(item.parts, image, padding)});
             return;
         }
+        case Kind::Invalid: return;
         case Kind::Expression: {
             // In pixels: [map_cellsize] is one.
             const Result<Geometry> g = t.expression->evaluate(geometryFromParts(item.type, item.parts), {&item.values, &columns, 1, 0});

@@ -6,6 +6,9 @@
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
 
+#include <hb-ft.h>
+#include <hb.h>
+
 #include <cmath>
 
 namespace maptune {
@@ -92,11 +95,77 @@ struct FontFace::Impl {
     FT_Face face = nullptr;
     QByteArray data;  // FT_New_Memory_Face reads from here for the face's life
     int pixelSize = 0;
+
+    // HarfBuzz over the same face: its tables and FreeType's scale from
+    // `parent`, our glyph lookup and advances from `font`'s functions.
+    hb_font_t* parent = nullptr;
+    hb_font_t* font = nullptr;
+    hb_buffer_t* buffer = nullptr;
+    int shapingPixels = 0;
+    // What the callbacks need during one shape().
+    FontFace* owner = nullptr;
+    int size = 0;
+    unsigned missing = 0;
+
     ~Impl()
     {
+        if (buffer) hb_buffer_destroy(buffer);
+        if (font) hb_font_destroy(font);
+        if (parent) hb_font_destroy(parent);
         if (face) FT_Done_Face(face);
     }
 };
+
+namespace {
+
+unsigned indexIn(FT_Face face, char32_t unicode)
+{
+    if (face->charmap && face->charmap->encoding == FT_ENCODING_MS_SYMBOL) unicode |= 0xf000;
+    return FT_Get_Char_Index(face, unicode);
+}
+
+hb_bool_t nominalGlyph(hb_font_t*, void* data, hb_codepoint_t unicode, hb_codepoint_t* glyph, void*)
+{
+    const auto* d = static_cast<const FontFace::Impl*>(data);
+    const unsigned index = indexIn(d->face, unicode);
+    *glyph = index ? index : d->missing;
+    return *glyph != 0;
+}
+
+hb_bool_t variationGlyph(hb_font_t*, void* data, hb_codepoint_t unicode, hb_codepoint_t selector,
+                         hb_codepoint_t* glyph, void*)
+{
+    const auto* d = static_cast<const FontFace::Impl*>(data);
+    *glyph = FT_Face_GetCharVariantIndex(d->face, unicode, selector);
+    return *glyph != 0;
+}
+
+hb_position_t horizontalAdvance(hb_font_t*, void* data, hb_codepoint_t glyph, void*)
+{
+    auto* d = static_cast<FontFace::Impl*>(data);
+    return hb_position_t(d->owner->glyphAt(glyph, d->size)->advance * 64);
+}
+
+hb_position_t verticalAdvance(hb_font_t*, void*, hb_codepoint_t, void*)
+{
+    return 0;  // no vertical layouts
+}
+
+hb_font_funcs_t* shapingFuncs()
+{
+    static hb_font_funcs_t* funcs = [] {
+        hb_font_funcs_t* f = hb_font_funcs_create();
+        hb_font_funcs_set_nominal_glyph_func(f, nominalGlyph, nullptr, nullptr);
+        hb_font_funcs_set_variation_glyph_func(f, variationGlyph, nullptr, nullptr);
+        hb_font_funcs_set_glyph_h_advance_func(f, horizontalAdvance, nullptr, nullptr);
+        hb_font_funcs_set_glyph_v_advance_func(f, verticalAdvance, nullptr, nullptr);
+        hb_font_funcs_make_immutable(f);
+        return f;
+    }();
+    return funcs;
+}
+
+}  // namespace
 
 FontFace::FontFace(std::unique_ptr<Impl> impl, QString path) : m_impl(std::move(impl)), m_path(std::move(path)) {}
 
@@ -134,26 +203,34 @@ std::shared_ptr<FontFace> FontFace::forThread(const QString& requested)
     return made;
 }
 
-bool FontFace::hasGlyph(char32_t unicode) const
+unsigned FontFace::glyphIndex(char32_t unicode) const
 {
-    return FT_Get_Char_Index(m_impl->face, unicode) != 0;
+    return indexIn(m_impl->face, unicode);
+}
+
+void FontFace::setPixelSize(int size)
+{
+    const int pixels = int(std::lround(size * 96.0 / 72.0));
+    if (m_impl->pixelSize != pixels && FT_Set_Pixel_Sizes(m_impl->face, 0, FT_UInt(std::max(1, pixels))) == 0)
+        m_impl->pixelSize = pixels;
 }
 
 std::shared_ptr<const GlyphShape> FontFace::glyph(char32_t unicode, int size)
 {
-    const unsigned long long key = (static_cast<unsigned long long>(unicode) << 16) | unsigned(std::clamp(size, 1, 0xffff));
+    return glyphAt(glyphIndex(unicode), size);
+}
+
+std::shared_ptr<const GlyphShape> FontFace::glyphAt(unsigned index, int size)
+{
+    const unsigned long long key = (static_cast<unsigned long long>(index) << 16) | unsigned(std::clamp(size, 1, 0xffff));
     if (auto it = m_glyphs.find(key); it != m_glyphs.end()) return it->second;
     if (m_glyphs.size() >= kMaxGlyphs) m_glyphs.clear();
 
     FT_Face face = m_impl->face;
-    char32_t code = unicode;
-    if (face->charmap && face->charmap->encoding == FT_ENCODING_MS_SYMBOL) code |= 0xf000;
     auto shape = std::make_shared<GlyphShape>();
-    shape->index = FT_Get_Char_Index(face, code);
-    shape->isSpace = unicode == U' ' || unicode == U'\t';
-    const int pixels = int(std::lround(size * 96.0 / 72.0));
-    if (m_impl->pixelSize != pixels && FT_Set_Pixel_Sizes(face, 0, FT_UInt(std::max(1, pixels))) == 0)
-        m_impl->pixelSize = pixels;
+    shape->index = index;
+    shape->isSpace = index != 0 && (index == glyphIndex(U' ') || index == glyphIndex(U'\t'));
+    setPixelSize(size);
     constexpr FT_Int32 flags = FT_LOAD_DEFAULT | FT_LOAD_NO_BITMAP | FT_LOAD_NO_HINTING | FT_LOAD_IGNORE_GLOBAL_ADVANCE_WIDTH;
     FT_Error error = FT_Load_Glyph(face, shape->index, flags);
     // A glyph that does not load is drawn as '?', as MapServer does.
@@ -175,6 +252,48 @@ std::shared_ptr<const GlyphShape> FontFace::glyph(char32_t unicode, int size)
     }
     m_glyphs.emplace(key, shape);
     return shape;
+}
+
+std::vector<FontFace::ShapedGlyph> FontFace::shape(const std::u32string& run, unsigned script, bool rightToLeft,
+                                                   int size, unsigned missing)
+{
+    Impl& d = *m_impl;
+    setPixelSize(size);
+    if (!d.parent) {
+        d.parent = hb_ft_font_create_referenced(d.face);
+        d.font = hb_font_create_sub_font(d.parent);
+        hb_font_set_funcs(d.font, shapingFuncs(), &d, nullptr);
+        d.buffer = hb_buffer_create();
+        d.shapingPixels = d.pixelSize;
+    } else if (d.shapingPixels != d.pixelSize) {
+        hb_ft_font_changed(d.parent);
+        int x = 0, y = 0;
+        hb_font_get_scale(d.parent, &x, &y);
+        hb_font_set_scale(d.font, x, y);
+        hb_font_set_ppem(d.font, unsigned(d.pixelSize), unsigned(d.pixelSize));
+        d.shapingPixels = d.pixelSize;
+    }
+    d.owner = this;
+    d.size = size;
+    d.missing = missing;
+
+    hb_buffer_clear_contents(d.buffer);
+    hb_buffer_set_script(d.buffer, hb_script_t(script));
+    hb_buffer_set_direction(d.buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR);
+    hb_buffer_add_utf32(d.buffer, reinterpret_cast<const uint32_t*>(run.data()), int(run.size()), 0, int(run.size()));
+    static const hb_feature_t features[] = {{HB_TAG('v', 'e', 'r', 't'), 0, 0, unsigned(-1)},
+                                            {HB_TAG('k', 'e', 'r', 'n'), 0, 0, unsigned(-1)}};
+    hb_shape(d.font, d.buffer, features, 2);
+
+    unsigned count = 0;
+    const hb_glyph_info_t* info = hb_buffer_get_glyph_infos(d.buffer, &count);
+    const hb_glyph_position_t* pos = hb_buffer_get_glyph_positions(d.buffer, &count);
+    std::vector<ShapedGlyph> out(count);
+    for (unsigned i = 0; i < count; ++i) {
+        // MapServer divides the offsets as integers (whole pixels), the advance not.
+        out[i] = {info[i].codepoint, double(pos[i].x_offset / 64), double(pos[i].y_offset / 64), pos[i].x_advance / 64.0};
+    }
+    return out;
 }
 
 }  // namespace maptune

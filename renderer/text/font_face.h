@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -40,15 +41,30 @@ public:
     // A Unicode code point at MapServer's integer glyph size (points at
     // 96 dpi). A code point the face lacks gives its .notdef glyph.
     std::shared_ptr<const GlyphShape> glyph(char32_t unicode, int size);
-    bool hasGlyph(char32_t unicode) const;
+    std::shared_ptr<const GlyphShape> glyphAt(unsigned index, int size);
+    // The face's glyph for a code point; 0 when it has none.
+    unsigned glyphIndex(char32_t unicode) const;
+    bool hasGlyph(char32_t unicode) const { return glyphIndex(unicode) != 0; }
+
+    // A run of one script and direction shaped by HarfBuzz as MapServer
+    // shapes it: no kerning, advances of our unhinted glyphs; a code
+    // point the face lacks becomes `missing` (0: .notdef). Glyphs come in
+    // visual order; offsets and advances in pixels.
+    struct ShapedGlyph {
+        unsigned index = 0;
+        double xOffset = 0, yOffset = 0, xAdvance = 0;
+    };
+    std::vector<ShapedGlyph> shape(const std::u32string& run, unsigned script, bool rightToLeft, int size,
+                                   unsigned missing);
     QString path() const { return m_path; }
 
-private:
+    // Opaque (FreeType and HarfBuzz state); public for their callbacks.
     struct Impl;
-public:
     FontFace(std::unique_ptr<Impl> impl, QString path);
 
 private:
+    void setPixelSize(int size);
+
     std::unique_ptr<Impl> m_impl;
     QString m_path;
     std::unordered_map<unsigned long long, std::shared_ptr<const GlyphShape>> m_glyphs;

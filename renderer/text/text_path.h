@@ -1,11 +1,15 @@
 #pragma once
-// A text laid out line by line as MapServer lays it out (textlayout.c, its
-// basic shaper): pen positions advance by the unhinted advances, no kerning;
+// A text laid out line by line as MapServer lays it out (textlayout.c):
+// each line cut into runs of one bidi direction and script, each run
+// written with the first font of the FONT list that has all its glyphs;
+// Latin runs advance by the unhinted advances, others are shaped by
+// HarfBuzz (in visual order within the run, runs in logical order); no kerning;
 // the last line's baseline is y = 0 and earlier lines sit a line height
 // above; WRAP turns a character into a line break (with MAXLENGTH only once
 // a line is that long); ALIGN shifts shorter lines within the longest.
 
 #include "text/font_face.h"
+#include "text/font_list.h"
 
 #include <QList>
 #include <QPointF>
@@ -40,7 +44,8 @@ struct TextPath {
     QRectF bounds;
 
     bool isEmpty() const { return glyphs.isEmpty(); }
-    static TextPath layout(const QString& text, FontFace& face, const TextLayoutOptions& options);
+    // Empty when no font of the list can write the text.
+    static TextPath layout(const QString& text, const FontList& fonts, const TextLayoutOptions& options);
 };
 
 // MapServer's line height for a glyph size.

@@ -437,6 +437,25 @@ private Q_SLOTS:
         centre /= dark.size();
         QVERIFY2(QLineF(centre, QPointF(200, 150)).length() < 8, qPrintable(QStringLiteral("%1,%2").arg(centre.x()).arg(centre.y())));
     }
+
+    void labelCacheOffStartsTheTextAtTheLabelPoint()
+    {
+        // Drawn at once, a line's label has its baseline start on the
+        // label point (msDrawTextSymbol), not its centre; still turned by AUTO.
+        QByteArray map = lineMap(QStringLiteral("50 50 350 250"), QStringLiteral("ANGLE AUTO"));
+        map.replace("STATUS DEFAULT", "STATUS DEFAULT\n    LABELCACHE OFF");
+        const RenderResult r = renderMap(map);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QList<QPoint> dark = ink(r.image);
+        QVERIFY(dark.size() > 100);
+        QVERIFY2(std::abs(inkDirection(dark) - 33.69) < 4, qPrintable(QString::number(inkDirection(dark))));
+        int left = 400;
+        QPointF centre;
+        for (const QPoint& p : dark) left = std::min(left, p.x()), centre += p;
+        centre /= dark.size();
+        QVERIFY2(left >= 190 && left <= 204, qPrintable(QString::number(left)));
+        QVERIFY2(centre.x() > 250 && centre.y() < 120, qPrintable(QStringLiteral("%1,%2").arg(centre.x()).arg(centre.y())));
+    }
 };
 
 QTEST_MAIN(TestLineLabels)

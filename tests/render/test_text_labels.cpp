@@ -81,12 +81,11 @@ private Q_SLOTS:
 
     void linesStackUpFromTheLastBaseline()
     {
-        const std::shared_ptr<FontFace> face = FontFace::forThread({});
         TextLayoutOptions o;
         o.glyphSize = 10;
         o.wrap = QLatin1Char('#');
-        const TextPath one = TextPath::layout(QStringLiteral("Ab"), *face, o);
-        const TextPath two = TextPath::layout(QStringLiteral("Ab#Abcdef"), *face, o);
+        const TextPath one = TextPath::layout(QStringLiteral("Ab"), FontList(), o);
+        const TextPath two = TextPath::layout(QStringLiteral("Ab#Abcdef"), FontList(), o);
         QCOMPARE(one.lines, 1);
         QCOMPARE(two.lines, 2);
         QCOMPARE(two.lineHeight, std::ceil(10 * 1.33));
@@ -98,28 +97,26 @@ private Q_SLOTS:
         // MAXLENGTH with WRAP: only lines at least that long break.
         o.maxLength = 3;
         o.wrap = QLatin1Char(' ');
-        QCOMPARE(TextPath::layout(QStringLiteral("ab cdef gh"), *face, o).lines, 2);
+        QCOMPARE(TextPath::layout(QStringLiteral("ab cdef gh"), FontList(), o).lines, 2);
     }
 
     void alignCentersShortLines()
     {
-        const std::shared_ptr<FontFace> face = FontFace::forThread({});
         TextLayoutOptions o;
         o.wrap = QLatin1Char('|');
         o.align = TextAlign::Center;
-        const TextPath t = TextPath::layout(QStringLiteral("i|WWWWWW"), *face, o);
+        const TextPath t = TextPath::layout(QStringLiteral("i|WWWWWW"), FontList(), o);
         const double longest = t.bounds.width();
         const double shortLine = t.glyphs.first().shape->advance;
         QCOMPARE(t.glyphs.first().pen.x(), double(int(int(longest) - int(shortLine))) / 2.0);
         o.align = TextAlign::Right;
-        const TextPath r = TextPath::layout(QStringLiteral("i|WWWWWW"), *face, o);
+        const TextPath r = TextPath::layout(QStringLiteral("i|WWWWWW"), FontList(), o);
         QCOMPARE(r.glyphs.first().pen.x(), double(int(longest) - int(shortLine)));
     }
 
     void painterDrawsOutlineUnderText()
     {
-        const std::shared_ptr<FontFace> face = FontFace::forThread({});
-        const TextPath t = TextPath::layout(QStringLiteral("O"), *face, {20, {}, 0, TextAlign::Default});
+        const TextPath t = TextPath::layout(QStringLiteral("O"), FontList(), {20, {}, 0, TextAlign::Default});
         QImage image(60, 60, QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         TextInk ink;
