@@ -26,7 +26,7 @@ const Target kTargets[] = {
     {"mapfile", maptune::fuzz::mapfile}, {"expr", maptune::fuzz::expr}, {"wms_request", maptune::fuzz::wmsRequest},
     {"lut", maptune::fuzz::lut},         {"wkb", maptune::fuzz::wkb},         {"qix", maptune::fuzz::qix},
     {"shp", maptune::fuzz::shp},         {"query_template", maptune::fuzz::queryTemplate},
-    {"geom_transform", maptune::fuzz::geomTransform},
+    {"geom_transform", maptune::fuzz::geomTransform}, {"text", maptune::fuzz::text},
 };
 
 std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir)

@@ -21,6 +21,7 @@ int qix(const uint8_t* data, size_t size);         // QixIndex::fromBytes and se
 int shp(const uint8_t* data, size_t size);         // ShpFile over an in-memory .shx + .shp
 int queryTemplate(const uint8_t* data, size_t size);  // mapserv's template language over fixed query results
 int geomTransform(const uint8_t* data, size_t size);  // GEOMTRANSFORM expressions parsed and evaluated on fixed shapes
+int text(const uint8_t* data, size_t size);           // label text: runs, font fallback, shaping, drawing
 
 // Aborts (so libFuzzer reports the input) when an invariant does not hold.
 void check(bool condition, const char* what);
