@@ -1,7 +1,7 @@
 #include "render/text_painter.h"
 
 #include "render/coverage_rasterizer.h"
-#include "render/stroke_outline.h"
+#include "render/contour_outline.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -20,44 +20,23 @@ QList<QPolygonF> contours(const QList<GlyphPlacement>& glyphs, QPointF shift)
     return out;
 }
 
-// Sinks into the rasterizer, or (images of other formats) into a path.
-struct PathSink : PolygonSink {
-    QPainterPath path;
-    void addPolygon(const QPointF* points, int count) override
-    {
-        QPolygonF ring(count);
-        std::copy(points, points + count, ring.begin());
-        path.addPolygon(ring);
-        path.closeSubpath();
-    }
-};
-
-void fill(QImage& image, const QList<QPolygonF>& rings, double growBy, const Color& c)
+// The rings filled non-zero; growBy > 0: grown into the halo first.
+void fill(QImage& image, const QList<QPolygonF>& glyphRings, double growBy, const Color& c)
 {
-    QList<QPolygonF> closed;
-    if (growBy > 0) {
-        for (QPolygonF r : rings) {
-            if (!r.isEmpty() && r.first() != r.last()) r << r.first();
-            closed << r;
-        }
-    }
+    const QList<QPolygonF> rings = growBy > 0 ? ContourOutline::offset(glyphRings, growBy) : glyphRings;
     if (image.format() == QImage::Format_ARGB32_Premultiplied) {
         thread_local CoverageRasterizer raster;
         raster.reset(image.width(), image.height());
-        // The outline is the band round each contour only: added to the
-        // glyphs themselves, a counter's reversed winding would cancel it.
-        if (growBy > 0) StrokeOutline::round(closed, 2 * growBy, true, raster);
-        else for (const QPolygonF& r : rings) raster.addPolygon(r.constData(), int(r.size()));
+        for (const QPolygonF& r : rings) raster.addPolygon(r.constData(), int(r.size()));
         raster.fill(image, qRgba(c.r, c.g, c.b, c.a), CoverageRasterizer::FillRule::NonZero);
         return;
     }
-    PathSink sink;
-    sink.path.setFillRule(Qt::WindingFill);
-    if (growBy > 0) StrokeOutline::round(closed, 2 * growBy, true, sink);
-    else for (const QPolygonF& r : rings) sink.addPolygon(r.constData(), int(r.size()));
+    QPainterPath path;
+    path.setFillRule(Qt::WindingFill);
+    for (const QPolygonF& r : rings) path.addPolygon(r), path.closeSubpath();
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillPath(sink.path, QColor(c.r, c.g, c.b, c.a));
+    p.fillPath(path, QColor(c.r, c.g, c.b, c.a));
 }
 
 }  // namespace
