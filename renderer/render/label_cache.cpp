@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace maptune {
 
@@ -255,9 +256,74 @@ struct Placed {
     int group = 0;
 };
 
+// Items filed under the grid cells their boxes touch, so that a collision
+// test visits the neighbours only: with thousands of labels and markers a
+// test against every one was most of a label-heavy map's time. Boxes off
+// the canvas are filed in its edge cells.
+class CellIndex {
+public:
+    CellIndex(int width, int height)
+        : m_cols(std::max(1, (width + kCell - 1) / kCell)), m_rows(std::max(1, (height + kCell - 1) / kCell)),
+          m_cells(size_t(m_cols) * size_t(m_rows))
+    {
+    }
+    void insert(const QRectF& box, qsizetype id)
+    {
+        forCells(box, [&](size_t cell) { m_cells[cell].push_back(id); });
+        m_seen.resize(std::max<size_t>(m_seen.size(), size_t(id) + 1), 0);
+    }
+    // Whether `test` holds for an item filed near `box`; each item tested once.
+    template <class Test>
+    bool any(const QRectF& box, const Test& test) const
+    {
+        ++m_stamp;
+        bool found = false;
+        forCells(box, [&](size_t cell) {
+            for (qsizetype id : m_cells[cell]) {
+                if (found || m_seen[size_t(id)] == m_stamp) continue;
+                m_seen[size_t(id)] = m_stamp;
+                found = test(id);
+            }
+        });
+        return found;
+    }
+
+private:
+    static constexpr int kCell = 64;
+    template <class Visit>
+    void forCells(const QRectF& box, const Visit& visit) const
+    {
+        // Written so that NaN lands in cell 0 rather than in undefined behaviour.
+        auto clampTo = [](double v, int n) {
+            const double q = v / kCell;
+            return !(q > 0) ? 0 : q >= n ? n - 1 : int(q);
+        };
+        const int c0 = clampTo(box.left(), m_cols), c1 = clampTo(box.right(), m_cols);
+        const int r0 = clampTo(box.top(), m_rows), r1 = clampTo(box.bottom(), m_rows);
+        for (int r = r0; r <= r1; ++r)
+            for (int c = c0; c <= c1; ++c) visit(size_t(r) * size_t(m_cols) + size_t(c));
+    }
+    int m_cols, m_rows;
+    std::vector<std::vector<qsizetype>> m_cells;
+    mutable std::vector<unsigned> m_seen;
+    mutable unsigned m_stamp = 0;
+};
+
+// A box covering a point too (a placed label's anchor, for MINDISTANCE).
+QRectF covering(QRectF box, QPointF p)
+{
+    if (box.isNull()) return QRectF(p, p).adjusted(-0.5, -0.5, 0.5, 0.5);
+    return QRectF(QPointF(std::min(box.left(), p.x()), std::min(box.top(), p.y())),
+                  QPointF(std::max(box.right(), p.x()), std::max(box.bottom(), p.y())));
+}
+
 class Placement {
 public:
-    Placement(const QImage& canvas, double gutter) : m_width(canvas.width()), m_height(canvas.height()), m_gutter(gutter) {}
+    Placement(const QImage& canvas, double gutter)
+        : m_width(canvas.width()), m_height(canvas.height()), m_gutter(gutter), m_placedIndex(m_width, m_height),
+          m_markerIndex(m_width, m_height)
+    {
+    }
 
     // Markers already on the map, with the priority and group of the label
     // that brought them.
@@ -265,7 +331,8 @@ public:
     {
         LabelFootprint f;
         f.add(QPolygonF(box));
-        m_markers << MarkerRoom{f, priority, group};
+        m_markerIndex.insert(f.bounds(), m_markers.size());
+        m_markers.push_back(MarkerRoom{f, priority, group});
     }
 
     bool fits(const LabelCandidate& c, const LabelShape& s, const QList<Placed>& pending, bool forceGroup, int priority,
@@ -276,21 +343,34 @@ public:
                 || s.ink.bottom() >= m_height - m_gutter))
             return false;
         if (c.style.force) return true;
+        const QRectF near = s.footprint.bounds();
         // Labels may cover their own marker and those of lower priorities.
-        for (const MarkerRoom& m : m_markers)
-            if (m.priority >= priority && m.group != group && m.footprint.intersects(s.footprint)) return false;
+        if (m_markerIndex.any(near, [&](qsizetype i) {
+                const MarkerRoom& m = m_markers[size_t(i)];
+                return m.priority >= priority && m.group != group && m.footprint.intersects(s.footprint);
+            }))
+            return false;
         auto clashes = [&](const Placed& p) { return p.footprint.intersects(s.footprint); };
-        if (std::any_of(m_placed.cbegin(), m_placed.cend(), clashes)) return false;
+        if (m_placedIndex.any(near, [&](qsizetype i) { return clashes(m_placed[i]); })) return false;
         if (!forceGroup && std::any_of(pending.cbegin(), pending.cend(), clashes)) return false;
         if (c.style.minDistance > 0) {
             const double d = c.style.minDistance * c.resolutionFactor;
             const QRectF grown = s.ink.adjusted(-d, -d, d, d);
-            for (const Placed& p : m_placed)
-                if (p.text == c.text && (grown.contains(p.anchor) || grown.intersects(p.ink))) return false;
+            if (m_placedIndex.any(grown, [&](qsizetype i) {
+                    const Placed& p = m_placed[i];
+                    return p.text == c.text && (grown.contains(p.anchor) || grown.intersects(p.ink));
+                }))
+                return false;
         }
         return true;
     }
-    void commit(const QList<Placed>& placed) { m_placed << placed; }
+    void commit(const QList<Placed>& placed)
+    {
+        for (const Placed& p : placed) {
+            m_placedIndex.insert(covering(p.footprint.bounds().united(p.ink), p.anchor), m_placed.size());
+            m_placed << p;
+        }
+    }
 
 private:
     struct MarkerRoom {
@@ -301,7 +381,8 @@ private:
     int m_width, m_height;
     double m_gutter;
     QList<Placed> m_placed;
-    QList<MarkerRoom> m_markers;
+    std::vector<MarkerRoom> m_markers;
+    CellIndex m_placedIndex, m_markerIndex;
 };
 
 struct Group {
