@@ -13,6 +13,7 @@
 #include "render/layer_variants.h"
 #include "render/line_band_painter.h"
 #include "render/line_offset.h"
+#include "render/polygon_label_point.h"
 #include "render/render_load.h"
 #include "render/scale_range.h"
 #include "render/stroke_painter.h"
@@ -158,11 +159,12 @@ QPolygonF circleRing(const QList<QPolygonF>& parts)
     return path.toFillPolygon();
 }
 
-QPointF labelPoint(const DrawItem& item)
+// MINFEATURESIZE `minDimension`: polygons smaller on a side get no label.
+std::optional<QPointF> labelPoint(const DrawItem& item, double minDimension)
 {
-    if (item.parts.isEmpty() || item.parts.first().isEmpty()) return {};
+    if (item.parts.isEmpty() || item.parts.first().isEmpty()) return QPointF();
     const QPolygonF& p = item.parts.first();
-    if (item.type == Geometry::Type::Polygon) return p.boundingRect().center();
+    if (item.type == Geometry::Type::Polygon) return polygonLabelPoint(item.parts, minDimension);
     if (item.type == Geometry::Type::Line) {
         double total = 0;
         for (qsizetype i = 1; i < p.size(); ++i) total += QLineF(p[i - 1], p[i]).length();
@@ -350,7 +352,9 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             if (!inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, view.scaleDenom)) continue;
             LabelCandidate cand;
             cand.text = decodeHtmlEntities(text);
-            cand.anchor = labelPoint(item);
+            const std::optional<QPointF> anchor = labelPoint(item, l.minFeatureSize > 0 ? l.minFeatureSize * rf : 0);
+            if (!anchor) continue;
+            cand.anchor = *anchor;
             cand.style = l;
             cand.style.color.color = resolver.color(l.color, item.values);
             cand.style.outlineColor.color = resolver.color(l.outlineColor, item.values);
