@@ -371,7 +371,10 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             }
             for (const MarkerStyle& m : labelMarkers) cand.marker = cand.marker.expandedTo(SymbolPainter::markerSize(m));
             cand.labelMarkers = std::move(labelMarkers);
-            cand.group = group;
+            // A class's labels go into the cache together (all or none) on
+            // points and polygons; on lines each goes in on its own, as
+            // MapServer adds them (msAddLabel per label, not msAddLabelGroup).
+            cand.group = layer.type == LayerType::Line ? labels.nextGroup() : group;
             cand.scaleFactor = scaleFactor;
             cand.resolutionFactor = rf;
             // ANGLE FOLLOW/AUTO/AUTO2: the cache lays the label along the line, knowing the font.

@@ -456,6 +456,38 @@ private Q_SLOTS:
         QVERIFY2(left >= 190 && left <= 204, qPrintable(QString::number(left)));
         QVERIFY2(centre.x() > 250 && centre.y() < 120, qPrintable(QStringLiteral("%1,%2").arg(centre.x()).arg(centre.y())));
     }
+
+    void eachLabelOfALineIsPlacedOnItsOwn()
+    {
+        // Two LABELs on a line: repeated red arrows, then the black name.
+        // MapServer adds each on its own (the name, added last, is placed
+        // first); placed as one group, the arrows would crowd the name out.
+        const QByteArray map = R"(MAP
+  SIZE 400 100
+  EXTENT 0.5 0.5 399.5 99.5
+  IMAGECOLOR 255 255 255
+  LAYER
+    NAME "roads" TYPE LINE STATUS DEFAULT
+    FEATURE POINTS 0 50 400 50 END TEXT "Main Street" END
+    CLASS
+      LABEL TEXT ">" TYPE TRUETYPE SIZE 12 COLOR 255 0 0 REPEATDISTANCE 10 ANGLE AUTO2 END
+      LABEL TYPE TRUETYPE SIZE 12 COLOR 0 0 0 ANGLE AUTO END
+    END
+  END
+END
+)";
+        const RenderResult r = renderMap(map);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        int black = 0, red = 0;
+        for (int y = 0; y < r.image.height(); ++y)
+            for (int x = 0; x < r.image.width(); ++x) {
+                const QRgb c = r.image.pixel(x, y);
+                if (qRed(c) < 60 && qGreen(c) < 60 && qBlue(c) < 60) ++black;
+                else if (qRed(c) > 200 && qGreen(c) < 60) ++red;
+            }
+        QVERIFY2(black > 100, qPrintable(QString::number(black)));  // the name is there
+        QVERIFY2(red > 50, qPrintable(QString::number(red)));       // and arrows around it
+    }
 };
 
 QTEST_MAIN(TestLineLabels)
