@@ -249,21 +249,6 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
     return item;
 }
 
-// The file of a label FONT: the first of its list the FONTSET has, an
-// entry tagged with a language ("ar:arabic,default") only when no untagged
-// one is there (MapServer keeps those for text in that language, which is
-// not shaped here); empty (the built-in font) when the FONTSET has none.
-QString labelFontPath(const MapDef& map, const QString& font)
-{
-    const QStringList entries = font.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (const bool tagged : {false, true})
-        for (const QString& entry : entries) {
-            if (entry.contains(QLatin1Char(':')) != tagged) continue;
-            if (const auto file = map.fonts.value(entry.section(QLatin1Char(':'), -1).trimmed())) return *file;
-        }
-    return {};
-}
-
 // MapServer's msGetFontFace errors for the layer's TrueType label fonts
 // (attribute-bound fonts are not known before drawing); empty when all load.
 QString labelFontError(const MapDef& map, const LayerDef& layer)
@@ -272,7 +257,10 @@ QString labelFontError(const MapDef& map, const LayerDef& layer)
         for (const LabelDef& l : c.labels) {
             if (l.type != LabelType::TrueType || l.font.isEmpty() || l.font.startsWith(QLatin1Char('['))) continue;
             const QString key = l.font.section(QLatin1Char(','), 0, 0).section(QLatin1Char(':'), -1).trimmed();
-            const QString path = labelFontPath(map, l.font);
+            // The first file of its list the FONTSET has (the text layout tries them in turn).
+            QString path;
+            for (const FontList::Entry& e : FontList::parse(l.font, map.fonts).entries)
+                if (path.isEmpty()) path = e.path;
             if (path.isEmpty())
                 return QStringLiteral("msGetFontFace(): General error message. Could not find font with key \"%1\" in fontset").arg(key);
             if (!FontFace::forThread(path))
