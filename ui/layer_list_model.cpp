@@ -25,11 +25,27 @@ QString layerTypeName(LayerType type)
     return QStringLiteral("?");
 }
 
+QString layerKindName(const LayerDef& layer)
+{
+    // Layers whose CONNECTIONTYPE makes them a kind of their own.
+    switch (layer.connectionType) {
+    case ConnectionType::KernelDensity: return QStringLiteral("heat map (kernel density)");
+    case ConnectionType::Idw: return QStringLiteral("IDW surface");
+    case ConnectionType::Contour: return QStringLiteral("contours");
+    case ConnectionType::UVRaster: return QStringLiteral("u/v arrows");
+    case ConnectionType::Union: return QStringLiteral("union");
+    default: return layerTypeName(layer.type);
+    }
+}
+
 namespace {
 
 QString sourceOf(const LayerDef& layer)
 {
     switch (layer.connectionType) {
+    case ConnectionType::KernelDensity:
+    case ConnectionType::Idw:
+    case ConnectionType::Union: return QStringLiteral("layers: %1").arg(layer.connection);
     case ConnectionType::PostGIS: return QStringLiteral("PostGIS: %1").arg(layer.data);
     case ConnectionType::OGR:
         return layer.data.isEmpty() ? layer.connection : QStringLiteral("%1 (%2)").arg(layer.connection, layer.data);
@@ -92,7 +108,7 @@ void LayerListModel::setMap(MapDefPtr map)
         for (const LayerDef& layer : m_map->layers) {
             Row r;
             r.name = layer.name;
-            r.type = layerTypeName(layer.type);
+            r.type = layerKindName(layer);
             r.source = sourceOf(layer);
             r.minScale = layer.minScaleDenom;
             r.maxScale = layer.maxScaleDenom;

@@ -84,5 +84,8 @@ private:
 };
 
 QString layerTypeName(LayerType type);
+// The type as the layer list shows it: KERNELDENSITY, IDW, CONTOUR, UVRASTER
+// and UNION layers by what they draw.
+QString layerKindName(const LayerDef& layer);
 
 }  // namespace maptune

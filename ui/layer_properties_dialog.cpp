@@ -43,7 +43,7 @@ QList<QPair<QString, QString>> LayerPropertiesDialog::rows(const MapDef& map, co
     add(tr("Name"), layer.name);
     add(tr("Title"), layer.title);
     add(tr("Group"), layer.group);
-    add(tr("Type"), layerTypeName(layer.type));
+    add(tr("Type"), layerKindName(layer));
     add(tr("Status"), statusName(layer.status));
     const bool postgis = layer.connectionType == ConnectionType::PostGIS;
     add(tr("Connection"), postgis ? redactPgConnInfo(layer.connection) : layer.connection);

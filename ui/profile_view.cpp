@@ -18,6 +18,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <string_view>
 
 namespace maptune {
 
@@ -35,6 +36,8 @@ const PhaseStyle kPhases[] = {
     {"pool wait", QColor(0xea, 0x43, 0x35)}, {"connect", QColor(0xff, 0x98, 0x00)},
     {"query", QColor(0xfb, 0xbc, 0x05)},     {"fetch", QColor(0x00, 0xac, 0xc1)},
     {"label", QColor(0x79, 0x55, 0x48)},     {"encode", QColor(0x60, 0x7d, 0x8b)},
+    {"density", QColor(0xe9, 0x1e, 0x63)},   {"idw", QColor(0xe9, 0x1e, 0x63)},
+    {"contour", QColor(0xe9, 0x1e, 0x63)},
 };
 
 QColor colourOf(const QString& phase)
@@ -165,8 +168,11 @@ void ProfileView::drawTimeline(const Trace& trace)
         const LayerTrace& l = *drawn[i];
         double at = l.startMs;
         for (const auto& [phase, ms] : {std::pair{"open", l.openMs}, std::pair{"read", l.readMs},
-                                        std::pair{"draw", l.drawMs}, std::pair{"lut", l.lutMs}}) {
-            bar(i, at, ms, QLatin1String(phase), 0.7);
+                                        std::pair{"compute", l.computeMs}, std::pair{"draw", l.drawMs},
+                                        std::pair{"lut", l.lutMs}}) {
+            const bool computed = std::string_view(phase) == "compute";
+            if (computed && ms <= 0) continue;
+            bar(i, at, ms, computed ? l.computePhase : QLatin1String(phase), 0.7);
             at += ms;
         }
         double dbAt = l.startMs + l.openMs;

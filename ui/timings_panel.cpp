@@ -38,6 +38,8 @@ struct Phase {
 const Phase kPhases[] = {
     {"open", QColor(0x8d, 0xa0, 0xcb), &LayerTrace::openMs},
     {"read", QColor(0x66, 0xc2, 0xa5), &LayerTrace::readMs},
+    // Density, IDW or contour generation: what the layer computes from its data.
+    {"compute", QColor(0xff, 0xd9, 0x2f), &LayerTrace::computeMs},
     {"lut", QColor(0xe7, 0x8a, 0xc3), &LayerTrace::lutMs},
     {"draw", QColor(0xfc, 0x8d, 0x62), &LayerTrace::drawMs},
     {"label", QColor(0xa6, 0xd8, 0x54), &LayerTrace::labelMs},
@@ -546,7 +548,7 @@ void TimingsPanel::replotLayers(const Trace& trace)
         m_phases[p]->setData(ticks, values, true);
     }
     for (const LayerTrace* lt : std::as_const(drawn))
-        maxMs = std::max({maxMs, lt->totalMs, lt->openMs + lt->readMs + lt->lutMs + lt->drawMs + lt->labelMs});
+        maxMs = std::max({maxMs, lt->totalMs, lt->openMs + lt->readMs + lt->computeMs + lt->lutMs + lt->drawMs + lt->labelMs});
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     ticker->addTicks(ticks, labels);
     m_layers->xAxis->setTicker(ticker);

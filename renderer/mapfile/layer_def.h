@@ -20,7 +20,7 @@ namespace maptune {
 
 enum class LayerType { Point, Line, Polygon, Raster, Circle, Annotation, Query, Chart, Unknown };
 enum class LayerStatus { Off, On, Default };
-enum class ConnectionType { Local, OGR, PostGIS, WMS, WFS, Union, Plugin, Inline, Raster, Contour, UVRaster, FlatGeobuf, Unknown };
+enum class ConnectionType { Local, OGR, PostGIS, WMS, WFS, Union, Plugin, Inline, Raster, Contour, UVRaster, FlatGeobuf, KernelDensity, Idw, Unknown };
 
 // An inline FEATURE: POINTS ... END, WKT, ITEMS.
 struct InlineFeatureDef {

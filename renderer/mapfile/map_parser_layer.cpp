@@ -66,12 +66,10 @@ void readConnectionType(MapParser& p, LayerDef& l, const Token& k)
 {
     static const std::vector<const char*> modelled = {"LOCAL", "OGR", "POSTGIS", "WMS", "WFS",
                                                       "UNION", "PLUGIN", "INLINE", "RASTER", "CONTOUR", "UVRASTER",
-                                                      "FLATGEOBUF"};
+                                                      "FLATGEOBUF", "KERNELDENSITY", "IDW"};
     // Accepted by MapServer but not drawn by MapTune: kept verbatim.
     static const QStringList others = {QStringLiteral("ORACLESPATIAL"), QStringLiteral("SDE"),
-                                       QStringLiteral("MYGIS"), QStringLiteral("KERNELDENSITY"),
-                                       QStringLiteral("IDW"),
-                                       QStringLiteral("RASTERLABEL")};
+                                       QStringLiteral("MYGIS"), QStringLiteral("RASTERLABEL")};
     const Token& t = p.peek();
     if (t.kind == Token::Kind::Word && others.contains(t.upper())) {
         l.connectionType = ConnectionType::Unknown;

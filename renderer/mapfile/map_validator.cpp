@@ -114,6 +114,38 @@ bool symbolIsKnown(const MapDef& map, const QString& name)
     return QFileInfo(file).isFile();
 }
 
+// KERNELDENSITY and IDW draw a surface from the vertices of the layer (or
+// group) their CONNECTION names.
+void checkInterpolation(const MapDef& map, const LayerDef& layer, Diagnostics& out)
+{
+    if (layer.connectionType != ConnectionType::KernelDensity && layer.connectionType != ConnectionType::Idw) return;
+    const QString kind = layer.connectionType == ConnectionType::Idw ? QStringLiteral("IDW") : QStringLiteral("KERNELDENSITY");
+    const SourcePos pos = layer.connectionPos.line > 0 ? layer.connectionPos : layer.pos;
+    if (layer.type != LayerType::Raster)
+        add(out, Diagnostic::Severity::Error, layer.pos,
+            QStringLiteral("LAYER '%1': CONNECTIONTYPE %2 draws a raster surface: the layer needs TYPE RASTER").arg(layer.name, kind));
+    if (layer.connection.isEmpty()) {
+        add(out, Diagnostic::Severity::Error, layer.pos,
+            QStringLiteral("LAYER '%1': CONNECTIONTYPE %2 needs a CONNECTION naming the layer to sample").arg(layer.name, kind));
+        return;
+    }
+    const LayerDef* source = nullptr;
+    for (const LayerDef& l : map.layers)
+        if (!source && (l.name == layer.connection || l.group == layer.connection)) source = &l;
+    if (!source) {
+        add(out, Diagnostic::Severity::Error, pos,
+            QStringLiteral("CONNECTION of LAYER '%1' names no layer or group '%2'").arg(layer.name, layer.connection));
+        return;
+    }
+    if (source->type == LayerType::Raster)
+        add(out, Diagnostic::Severity::Error, pos,
+            QStringLiteral("LAYER '%1': %2 samples vector features, and '%3' is a RASTER layer").arg(layer.name, kind, source->name));
+    else if (source->type != LayerType::Point)
+        add(out, Diagnostic::Severity::Warning, pos,
+            QStringLiteral("LAYER '%1': %2 weighs every vertex of the lines or polygons of '%3', not the features")
+                .arg(layer.name, kind, source->name));
+}
+
 void checkStyles(const MapDef& map, const QList<StyleDef>& styles, Diagnostics& out)
 {
     for (const auto& s : styles) {
@@ -232,6 +264,7 @@ Diagnostics validateMap(const MapDef& map)
         }
         checkProjection(layer.projection, layer.pos, what, baseDir, proj, out);
         checkData(map, layer, out);
+        checkInterpolation(map, layer, out);
         for (const QString& w : ProcessingOptions(layer.processing).warnings())
             add(out, Diagnostic::Severity::Warning, layer.pos, QStringLiteral("%1: %2").arg(what, w));
         checkClasses(map, layer, out);

@@ -302,7 +302,8 @@ void Writer::layer(const LayerDef& l)
 {
     static const char* types[] = {"POINT", "LINE", "POLYGON", "RASTER", "CIRCLE", "ANNOTATION", "QUERY", "CHART"};
     static const char* connections[] = {"LOCAL", "OGR",    "POSTGIS", "WMS",    "WFS",
-                                        "UNION", "PLUGIN", "INLINE",  "RASTER", "CONTOUR", "UVRASTER", "FLATGEOBUF"};
+                                        "UNION", "PLUGIN", "INLINE",  "RASTER", "CONTOUR", "UVRASTER", "FLATGEOBUF",
+                                        "KERNELDENSITY", "IDW"};
     const LayerDef d;
     open("LAYER");
     string("NAME", l.name);

@@ -125,6 +125,37 @@ Status drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPa
     return {};
 }
 
+// Where a layer draws: straight onto the map, or with OPACITY onto an image
+// of its own blended once at the end, as MapServer does, so that
+// overlapping tiles do not fade each other.
+struct LayerTarget {
+    LayerTarget(const LayerDef& layer, QImage& canvas)
+        : opacity(layer.composites.isEmpty() ? 100.0 : layer.composites[0].opacity)
+    {
+        if (opacity < 100) {
+            layerImage = QImage(canvas.size(), QImage::Format_ARGB32_Premultiplied);
+            layerImage.fill(Qt::transparent);
+            painter.begin(&layerImage);
+        } else {
+            painter.begin(&canvas);
+        }
+    }
+    void finish(QImage& canvas, LayerTrace& trace)
+    {
+        painter.end();
+        if (layerImage.isNull()) return;
+        Stopwatch sw;
+        QPainter p(&canvas);
+        p.setOpacity(opacity / 100.0);
+        p.drawImage(0, 0, layerImage);
+        trace.drawMs += sw.elapsedMs();
+    }
+
+    double opacity;
+    QImage layerImage;
+    QPainter painter;
+};
+
 QStringList openOptionsFor(const LayerDef& layer)
 {
     QStringList out;
@@ -176,18 +207,8 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
     QString error;
     if (!setup.classifierError.isEmpty()) return fail(setup.classifierError);
 
-    QImage layerImage;
-    const double opacity = layer.composites.isEmpty() ? 100.0 : layer.composites[0].opacity;
-    // With OPACITY the layer is drawn apart and blended once, as MapServer does,
-    // so that overlapping tiles do not fade each other.
-    QPainter painter;
-    if (opacity < 100) {
-        layerImage = QImage(canvas.size(), QImage::Format_ARGB32_Premultiplied);
-        layerImage.fill(Qt::transparent);
-        painter.begin(&layerImage);
-    } else {
-        painter.begin(&canvas);
-    }
+    LayerTarget target(layer, canvas);
+    QPainter& painter = target.painter;
 
     struct Item {
         QString path;
@@ -230,16 +251,27 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
         if (const Status drawn = drawDataset(ctx, ds, *crs, painter, trace); !drawn)
             return fail(QStringLiteral("%1: %2").arg(item.display, drawn.message()));
     }
-    painter.end();
-    if (!layerImage.isNull()) {
-        Stopwatch sw;
-        QPainter p(&canvas);
-        p.setOpacity(opacity / 100.0);
-        p.drawImage(0, 0, layerImage);
-        trace.drawMs += sw.elapsedMs();
-    }
+    target.finish(canvas, trace);
     trace.totalMs += total.elapsedMs();
     return true;
+}
+
+bool RasterLayerRenderer::renderDataset(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup,
+                                        const MapView& view, GDALDatasetH dataset, QImage& canvas, LayerTrace& trace)
+{
+    Stopwatch total;
+    trace.layer = layer.name;
+    if (!setup.classifierError.isEmpty()) {
+        trace.error = QStringLiteral("layer '%1': %2").arg(layer.name, setup.classifierError);
+        return false;
+    }
+    const LayerContext ctx{map, layer, view, setup, setup.options, setup.mapDir};
+    LayerTarget target(layer, canvas);
+    const Status drawn = drawDataset(ctx, dataset, view.crs, target.painter, trace);
+    target.finish(canvas, trace);
+    trace.totalMs += total.elapsedMs();
+    if (!drawn) trace.error = QStringLiteral("layer '%1': %2").arg(layer.name, drawn.message());
+    return bool(drawn);
 }
 
 }  // namespace maptune

@@ -19,6 +19,8 @@
 #include <memory>
 #include <optional>
 
+typedef void* GDALDatasetH;
+
 namespace maptune {
 
 // What every render of one raster layer shares, built once when the map is
@@ -47,6 +49,11 @@ public:
     // The same, preparing the layer's setup on the spot (one-off renders, tests).
     static bool render(const MapDef& map, const LayerDef& layer, const MapView& view, QImage& canvas,
                        LayerTrace& trace, const CancelToken& cancel);
+
+    // Draws `dataset`, a surface computed on the view's own pixel grid and in
+    // its CRS (KERNELDENSITY, IDW), with the layer's classes, OFFSITE and OPACITY.
+    static bool renderDataset(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup,
+                              const MapView& view, GDALDatasetH dataset, QImage& canvas, LayerTrace& trace);
 
     // PROCESSING problems MapServer keeps silent about (unknown or repeated keys).
     static QStringList warnings(const LayerDef& layer);

@@ -70,7 +70,7 @@ PreparedMap::PreparedMap(MapDefPtr source, MapDefPtr map, EngineContextPtr conte
     for (int i = 0; i < m.layers.size(); ++i) {
         const LayerDef& def = m.layers[i];
         if (def.type == LayerType::Raster) {
-            auto raster = std::make_unique<PreparedRasterLayer>(m, *m_context, def, i, m_crs);
+            auto raster = std::make_unique<PreparedRasterLayer>(m, *m_context, def, i, m_crs, m_layers);
             for (const QString& f : raster->filesRead())
                 if (!m_filesRead.contains(f)) m_filesRead << f;
             m_layers.push_back(std::move(raster));

@@ -1,13 +1,15 @@
 #include "render/prepared_raster_layer.h"
 
 #include "raster/raster_query.h"
+#include "render/interpolation_surface.h"
 #include "render/layer_extent.h"
 
 namespace maptune {
 
 PreparedRasterLayer::PreparedRasterLayer(const MapDef& map, const EngineContext& context, const LayerDef& def,
-                                         int index, const std::optional<Crs>& mapCrs)
-    : PreparedLayer(def, index), m_map(map), m_context(context), m_variants(def), m_mapCrs(mapCrs)
+                                         int index, const std::optional<Crs>& mapCrs,
+                                         const std::vector<std::unique_ptr<PreparedLayer>>& layers)
+    : PreparedLayer(def, index), m_map(map), m_context(context), m_variants(def), m_mapCrs(mapCrs), m_layers(layers)
 {
     for (const auto& v : m_variants.all()) m_setups.push_back(std::make_unique<RasterLayerSetup>(map, v->def));
 }
@@ -23,6 +25,18 @@ const RasterLayerSetup& PreparedRasterLayer::setupFor(const LayerVariant& varian
 bool PreparedRasterLayer::render(const LayerDrawRequest& request) const
 {
     const LayerVariant& v = m_variants.at(request.view.scaleDenom);
+    if (v.def.connectionType == ConnectionType::KernelDensity || v.def.connectionType == ConnectionType::Idw) {
+        const auto fail = [&request](const QString& error) {
+            request.trace.error = error;
+            return false;
+        };
+        const auto source = InterpolationSurface::source(v.def, m_layers, request.view.scaleDenom);
+        if (!source) return fail(source.message());
+        auto surface = InterpolationSurface::build(v.def, **source, request.view, request.trace, request.cancel);
+        if (!surface) return fail(surface.message());
+        return RasterLayerRenderer::renderDataset(m_map, v.def, setupFor(v), request.view, surface->get(), request.canvas,
+                                                  request.trace);
+    }
     return RasterLayerRenderer::render(m_map, v.def, setupFor(v), request.view, request.canvas, request.trace,
                                        request.cancel);
 }

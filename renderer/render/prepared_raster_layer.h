@@ -14,8 +14,10 @@ namespace maptune {
 
 class PreparedRasterLayer final : public PreparedLayer {
 public:
+    // `layers` are the map's, for a KERNELDENSITY or IDW layer to find the
+    // layer it samples; they outlive this one.
     PreparedRasterLayer(const MapDef& map, const EngineContext& context, const LayerDef& def, int index,
-                        const std::optional<Crs>& mapCrs);
+                        const std::optional<Crs>& mapCrs, const std::vector<std::unique_ptr<PreparedLayer>>& layers);
 
     bool render(const LayerDrawRequest& request) const override;
     PointQueryResult queryPoint(const PointQuery& query) const override;
@@ -32,6 +34,7 @@ private:
     LayerVariants m_variants;
     std::vector<std::unique_ptr<RasterLayerSetup>> m_setups;  // parallel to m_variants.all()
     std::optional<Crs> m_mapCrs;
+    const std::vector<std::unique_ptr<PreparedLayer>>& m_layers;
 };
 
 }  // namespace maptune

@@ -5,6 +5,7 @@
 #include "data/feature_source_factory.h"
 #include "data/geometry.h"
 #include "data/geometry_relate.h"
+#include "expr/expr_strings.h"
 #include "expr/feature_classifier.h"
 #include "geo/coordinate_transform.h"
 #include "geo/map_projection.h"
@@ -57,7 +58,7 @@ bool PreparedVectorLayer::render(const LayerDrawRequest& request) const
 // point -- sorted by feature id, at most maxFeatures.
 Result<PreparedVectorLayer::QueryCursor> PreparedVectorLayer::queryCursor(const LayerDef& layer, const std::optional<Crs>& crs,
                                                                           const Rect& box, double scaleDenom,
-                                                                          const CancelToken& cancel) const
+                                                                          const CancelToken& cancel, bool inheritMapCrs) const
 {
     if (!m_crsError.isEmpty()) return Error(m_crsError);
     auto opened = openFeatureSource(m_map, layer, m_context);
@@ -66,7 +67,9 @@ Result<PreparedVectorLayer::QueryCursor> PreparedVectorLayer::queryCursor(const 
     out.source = std::move(opened).value();
     const QString name = QStringLiteral("layer '%1': ").arg(layer.name);
     // The drawing rule: no PROJECTION means the map's CRS; AUTO the data's.
-    const std::optional<Crs> layerCrs = layer.projection.isAuto() ? out.source->nativeCrs() : m_crs;
+    const std::optional<Crs> layerCrs = layer.projection.isAuto()                        ? out.source->nativeCrs()
+                                        : inheritMapCrs && !layer.projection.isSet() ? m_mapCrs
+                                                                                     : m_crs;
     FeatureQuery q;
     q.bbox = box;
     q.attributes = {QStringLiteral("*")};
@@ -279,6 +282,54 @@ SelectedFeatures PreparedVectorLayer::select(const FeatureSelection& s) const
 Result<std::optional<Rect>> PreparedVectorLayer::extent() const
 {
     return layerExtentInMapCrs(m_map, m_variants.at(0).def, m_context);
+}
+
+}  // namespace maptune
+
+namespace maptune {
+
+Result<std::vector<PreparedVectorLayer::WeightedVertex>>
+PreparedVectorLayer::weightedVertices(const Crs& crs, const Rect& box, double scaleDenom, const CancelToken& cancel) const
+{
+    const LayerVariant& variant = m_variants.at(scaleDenom);
+    const LayerDef& layer = variant.def;
+    if (!variant.expressions) return Error(variant.error);
+    auto opened = queryCursor(layer, crs.isValid() ? std::optional<Crs>(crs) : m_mapCrs, box, scaleDenom, cancel, true);
+    if (!opened) return opened.error();
+    const QueryCursor& c = *opened;
+    FeatureClassifier classifier(variant.expressions);
+    if (const Status bound = classifier.bind(c.cursor->fields()); !bound)
+        return Error(QStringLiteral("layer '%1': %2").arg(layer.name, bound.message()));
+    const QStringList& fields = c.cursor->fields();
+
+    std::vector<WeightedVertex> out;
+    Feature f;
+    while (!cancel.isCancelled() && c.cursor->next(f)) {
+        if (!classifier.passesFilter(f.values)) continue;
+        double weight = 1;
+        if (!layer.classes.isEmpty()) {
+            const int cls = classifier.classify(f.values, scaleDenom);
+            if (cls < 0) continue;
+            const auto& styles = layer.classes[cls].styles;
+            const auto style = std::find_if(styles.begin(), styles.end(), [scaleDenom](const StyleDef& s) {
+                return inDrawScaleRange(s.minScaleDenom, s.maxScaleDenom, scaleDenom);
+            });
+            if (style == styles.end()) continue;
+            weight = style->size.value;
+            if (style->size.isBound()) {
+                const auto named = std::find_if(fields.begin(), fields.end(), [&style](const QString& name) {
+                    return name.compare(style->size.attribute, Qt::CaseInsensitive) == 0;
+                });
+                const qsizetype at = named - fields.begin();
+                weight = at >= 0 && at < f.values.size() ? exprstr::leadingNumber(f.values[at]) : 0;
+            }
+        }
+        c.toTargetCrs(f.geometry);
+        for (int i = 0; i < f.geometry.pointCount(); ++i)
+            out.push_back({f.geometry.xy[size_t(2 * i)], f.geometry.xy[size_t(2 * i + 1)], weight});
+    }
+    if (!c.cursor->error().isEmpty()) return Error(QStringLiteral("layer '%1': %2").arg(layer.name, c.cursor->error()));
+    return out;
 }
 
 }  // namespace maptune

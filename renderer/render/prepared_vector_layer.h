@@ -7,6 +7,7 @@
 #include "render/prepared_layer.h"
 
 #include <memory>
+#include <vector>
 
 namespace maptune {
 
@@ -24,10 +25,24 @@ public:
 
     const LayerVariants& variants() const { return m_variants; }
 
+    // What a KERNELDENSITY or IDW layer samples (msInterpolationDataset):
+    // every vertex of the features in `box`, in `crs`, weighted by the SIZE
+    // (or its attribute) of the first style in scale of the feature's class;
+    // features without a class or such a style are left out. A layer
+    // without classes weighs each vertex 1.
+    struct WeightedVertex {
+        double x = 0, y = 0, weight = 1;
+    };
+    Result<std::vector<WeightedVertex>> weightedVertices(const Crs& crs, const Rect& box, double scaleDenom,
+                                                         const CancelToken& cancel) const;
+
 private:
     // The features of `layer` in `box` (in `crs`; an invalid box: all of
     // them) with every attribute, and the transform from the data's CRS to
-    // `crs` (null: none needed). The source outlives its cursor.
+    // `crs` (null: none needed). The source outlives its cursor. With
+    // `inheritMapCrs` a layer without PROJECTION is in the map's own CRS even
+    // when `crs` is another (msMapSetLayerProjections, which MapServer applies
+    // to the layers KERNELDENSITY and IDW read).
     struct QueryCursor {
         std::unique_ptr<FeatureSource> source;
         std::unique_ptr<FeatureCursor> cursor;
@@ -35,7 +50,7 @@ private:
         void toTargetCrs(Geometry& g) const;
     };
     Result<QueryCursor> queryCursor(const LayerDef& layer, const std::optional<Crs>& crs, const Rect& box,
-                                    double scaleDenom, const CancelToken& cancel) const;
+                                    double scaleDenom, const CancelToken& cancel, bool inheritMapCrs = false) const;
 
     const MapDef& m_map;
     const EngineContext& m_context;  // the prepared map's: it outlives its layers

@@ -60,6 +60,8 @@ LayerDef ScaleTokens::apply(const LayerDef& layer, double scaleDenom)
         out.connection.replace(token.name, *value);
         out.tileIndex.replace(token.name, *value);
         out.filterItem.replace(token.name, *value);
+        out.tileItem.replace(token.name, *value);
+        for (QString& directive : out.processing) directive.replace(token.name, *value);
         if (out.filter.isSet() && out.filter.text.contains(token.name)) {
             // The stored text lost its delimiters; put them back before re-reading.
             QString text = out.filter.text;

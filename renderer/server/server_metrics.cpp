@@ -64,6 +64,8 @@ void ServerMetrics::traceFinished(const QString& map, const Trace& trace)
         t.drawS += lt.drawMs / 1000;
         t.lutS += lt.lutMs / 1000;
         t.labelS += lt.labelMs / 1000;
+        t.computeS += lt.computeMs / 1000;
+        if (!lt.computePhase.isEmpty()) t.computePhase = lt.computePhase;
         t.features += quint64(std::max<qint64>(0, lt.features));
         t.labelsTried += quint64(std::max<qint64>(0, lt.labelsTried));
         t.labelsPlaced += quint64(std::max<qint64>(0, lt.labelsPlaced));
@@ -147,12 +149,14 @@ QByteArray ServerMetrics::prometheusText(const MapRegistry* registry) const
     header(out, "maptune_layer_render_seconds", "histogram", "Time to render one layer of a GetMap.");
     for (const auto& [key, t] : m_layers)
         writeHistogram(out, "maptune_layer_render_seconds", "map=" + label(key.first) + ",layer=" + label(key.second), t.total);
-    header(out, "maptune_layer_phase_seconds_total", "counter", "Layer render time by phase (open, read, draw, lut, label).");
+    header(out, "maptune_layer_phase_seconds_total", "counter", "Layer render time by phase (open, read, draw, lut, label; density, idw or contour where the layer computes one).");
     for (const auto& [key, t] : m_layers) {
         const QByteArray l = "map=" + label(key.first) + ",layer=" + label(key.second);
         const std::pair<const char*, double> phases[] = {{"open", t.openS}, {"read", t.readS}, {"draw", t.drawS}, {"lut", t.lutS}, {"label", t.labelS}};
         for (const auto& [phase, s] : phases)
             out += "maptune_layer_phase_seconds_total{" + l + ",phase=\"" + phase + "\"} " + number(s) + '\n';
+        if (!t.computePhase.isEmpty())
+            out += "maptune_layer_phase_seconds_total{" + l + ",phase=" + label(t.computePhase) + "} " + number(t.computeS) + '\n';
     }
     header(out, "maptune_layer_labels_total", "counter", "Label placements per layer: tried by the label cache, and placed.");
     for (const auto& [key, t] : m_layers) {

@@ -48,7 +48,8 @@ private:
     };
     struct LayerTimes {
         Histogram total;
-        double openS = 0, readS = 0, drawS = 0, lutS = 0, labelS = 0;
+        double openS = 0, readS = 0, drawS = 0, lutS = 0, labelS = 0, computeS = 0;
+        QString computePhase;  // the layer's computed phase (density, contour, ...)
         quint64 features = 0, pixels = 0, errors = 0, labelsTried = 0, labelsPlaced = 0;
     };
     struct DbTimes {

@@ -68,6 +68,8 @@ QString Trace::table() const
                       .arg(ms(d.poolWaitMs), ms(d.connectMs), ms(d.queryMs), ms(d.fetchMs))
                       .arg(d.rows)
                       .arg(d.bytes);
+        if (l.computeMs > 0 || !l.computePhase.isEmpty())
+            ts << QStringLiteral("  %1: %2 ms\n").arg(l.computePhase, ms(l.computeMs));
         if (l.labelsTried > 0)
             ts << QStringLiteral("  labels: %1 placements tried, %2 placed\n").arg(l.labelsTried).arg(l.labelsPlaced);
         if (!l.error.isEmpty()) ts << QStringLiteral("  error: %1\n").arg(l.error);

@@ -34,6 +34,8 @@ struct LayerTrace {
     double drawMs = 0;
     double lutMs = 0;
     double labelMs = 0;
+    double computeMs = 0;       // a surface or geometry computed from the data (computePhase names it)
+    QString computePhase;       // "density", "idw", "contour", ...
     double totalMs = 0;
     qint64 features = 0;
     qint64 pixels = 0;

@@ -9,9 +9,9 @@ namespace {
 
 double rounded(double ms) { return std::round(ms * 1000.0) / 1000.0; }
 
-QJsonObject phase(const char* name, double start, double ms)
+QJsonObject phase(const QString& name, double start, double ms)
 {
-    return {{QStringLiteral("phase"), QLatin1String(name)},
+    return {{QStringLiteral("phase"), name},
             {QStringLiteral("startMs"), rounded(start)},
             {QStringLiteral("ms"), rounded(ms)}};
 }
@@ -22,7 +22,7 @@ QJsonObject dbJson(const DbTrace& db, double start)
     double at = start;
     for (const auto& [name, ms] : {std::pair{"pool wait", db.poolWaitMs}, std::pair{"connect", db.connectMs},
                                    std::pair{"query", db.queryMs}, std::pair{"fetch", db.fetchMs}}) {
-        phases.append(phase(name, at, ms));
+        phases.append(phase(QLatin1String(name), at, ms));
         at += ms;
     }
     QJsonObject o{{QStringLiteral("sql"), db.sql},
@@ -46,8 +46,13 @@ QJsonObject layerJson(const LayerTrace& l)
     for (const auto& [name, ms] : {std::pair{"open", l.openMs}, std::pair{"read", l.readMs}, std::pair{"draw", l.drawMs},
                                    std::pair{"lut", l.lutMs}}) {
         if (ms <= 0 && std::string_view(name) == "lut") continue;
-        phases.append(phase(name, at, ms));
+        phases.append(phase(QLatin1String(name), at, ms));
         at += ms;
+        // A computed surface or geometry (density, contour, ...) follows the read.
+        if (std::string_view(name) == "read" && l.computeMs > 0) {
+            phases.append(phase(l.computePhase, at, l.computeMs));
+            at += l.computeMs;
+        }
     }
     QJsonArray db;
     double dbAt = l.startMs + l.openMs;
@@ -63,6 +68,7 @@ QJsonObject layerJson(const LayerTrace& l)
                   {QStringLiteral("drawMs"), rounded(l.drawMs)},
                   {QStringLiteral("lutMs"), rounded(l.lutMs)},
                   {QStringLiteral("labelMs"), rounded(l.labelMs)},
+                  {QStringLiteral("computeMs"), rounded(l.computeMs)},
                   {QStringLiteral("features"), l.features},
                   {QStringLiteral("pixels"), l.pixels},
                   {QStringLiteral("labelsTried"), l.labelsTried},
@@ -70,6 +76,7 @@ QJsonObject layerJson(const LayerTrace& l)
                   {QStringLiteral("skipped"), l.skipped},
                   {QStringLiteral("phases"), phases},
                   {QStringLiteral("db"), db}};
+    if (!l.computePhase.isEmpty()) o.insert(QStringLiteral("computePhase"), l.computePhase);
     if (!l.error.isEmpty()) o.insert(QStringLiteral("error"), l.error);
     return o;
 }

@@ -191,9 +191,12 @@ void TestMapfile::accept_data()
                    L(m).connectionOptions.value("overview_level", "?");
         },
         "b^[0-9]+$0");
-    row("unsupported connection type kept", "LAYER CONNECTIONTYPE kerneldensity END",
-        [](const MapDef& m) { return QString::number(int(L(m).connectionType)) + L(m).extras.at(0).args.join(' '); },
-        QString::number(int(ConnectionType::Unknown)) + "KERNELDENSITY");
+    row("unsupported connection type kept", "LAYER CONNECTIONTYPE rasterlabel END",
+        [](const MapDef& m) { return QString::number(int(L(m).connectionType)) + L(m).extras.value(0).args.join(' '); },
+        QString::number(int(ConnectionType::Unknown)) + "RASTERLABEL");
+    row("kerneldensity connection type", "LAYER CONNECTIONTYPE kerneldensity END",
+        [](const MapDef& m) { return QString::number(int(L(m).connectionType)) + QString::number(L(m).extras.size()); },
+        QString::number(int(ConnectionType::KernelDensity)) + "0");
     row("uvraster connection type", "LAYER CONNECTIONTYPE uvraster END",
         [](const MapDef& m) { return QString::number(int(L(m).connectionType)) + QString::number(L(m).extras.size()); },
         QString::number(int(ConnectionType::UVRaster)) + "0");
