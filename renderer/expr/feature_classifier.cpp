@@ -139,6 +139,13 @@ int FeatureClassifier::classify(const QStringList& values, double scaleDenom) co
     return -1;
 }
 
+bool FeatureClassifier::expressionMatches(int cls, const QStringList& values) const
+{
+    if (!m_compiled || cls < 0 || cls >= m_classes.size()) return false;
+    if (!m_compiled->m_classes[cls].expression) return true;
+    return m_classes[cls].expression && m_classes[cls].expression->matches(values);
+}
+
 QString FeatureClassifier::labelText(int cls, const QStringList& values) const
 {
     if (cls >= 0 && cls < m_classes.size() && m_classes[cls].text) return m_classes[cls].text->text(values);

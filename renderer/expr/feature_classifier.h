@@ -49,6 +49,9 @@ public:
     bool passesFilter(const QStringList& values) const;
     // Index of the first matching class in scale range, or -1.
     int classify(const QStringList& values, double scaleDenom) const;
+    // Whether class `cls`'s EXPRESSION (none: always) holds, whatever its
+    // scale range and status (a CHART layer counts every such class).
+    bool expressionMatches(int cls, const QStringList& values) const;
     // Label text for a feature of class `cls` (CLASS TEXT, else LABELITEM).
     QString labelText(int cls, const QStringList& values) const;
 

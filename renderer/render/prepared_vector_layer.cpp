@@ -9,7 +9,9 @@
 #include "expr/feature_classifier.h"
 #include "geo/coordinate_transform.h"
 #include "geo/map_projection.h"
+#include "render/chart_layer.h"
 #include "render/layer_extent.h"
+#include "render/style_resolver.h"
 #include "render/vector_layer_renderer.h"
 
 #include <algorithm>
@@ -40,6 +42,7 @@ PreparedVectorLayer::PreparedVectorLayer(const MapDef& map, const EngineContext&
 
 bool PreparedVectorLayer::render(const LayerDrawRequest& request) const
 {
+    if (def().type == LayerType::Chart) return renderChart(request);
     if (!drawable(def().type)) {
         request.trace.skipped = true;
         return true;
@@ -330,6 +333,72 @@ PreparedVectorLayer::weightedVertices(const Crs& crs, const Rect& box, double sc
     }
     if (!c.cursor->error().isEmpty()) return Error(QStringLiteral("layer '%1': %2").arg(layer.name, c.cursor->error()));
     return out;
+}
+
+}  // namespace maptune
+
+namespace maptune {
+
+bool PreparedVectorLayer::renderChart(const LayerDrawRequest& request) const
+{
+    Stopwatch clock;
+    LayerTrace& trace = request.trace;
+    const MapView& view = request.view;
+    const LayerVariant& variant = m_variants.at(view.scaleDenom);
+    const LayerDef& layer = variant.def;
+    const auto fail = [&](const QString& message) {
+        trace.error = message.startsWith(QLatin1String("layer '")) ? message : QStringLiteral("layer '%1': %2").arg(layer.name, message);
+        trace.totalMs += clock.elapsedMs();
+        return false;
+    };
+    if (!variant.expressions) return fail(variant.error);
+    const Result<ChartSettings> settings = ChartSettings::fromLayer(layer);
+    if (!settings) return fail(settings.message());
+    auto opened = queryCursor(layer, view.crs.isValid() ? std::optional<Crs>(view.crs) : m_mapCrs, view.extent,
+                              view.scaleDenom, request.cancel);
+    if (!opened) return fail(opened.message());
+    const QueryCursor& c = *opened;
+    const QStringList& fields = c.cursor->fields();
+    FeatureClassifier classifier(variant.expressions);
+    if (const Status bound = classifier.bind(fields); !bound) return fail(bound.message());
+    const auto column = [&fields](const QString& name) {
+        for (qsizetype i = 0; i < fields.size(); ++i)
+            if (fields[i].compare(name, Qt::CaseInsensitive) == 0) return i;
+        return qsizetype(-1);
+    };
+    // A bound SIZE is 1 when the attribute is empty, else its leading number.
+    const auto sizeOf = [&column](const NumberOrAttr& size, const QStringList& values) {
+        if (!size.isBound()) return size.value;
+        const qsizetype at = column(size.attribute);
+        const QString v = at >= 0 && at < values.size() ? values[at] : QString();
+        return v.isEmpty() ? 1.0 : exprstr::leadingNumber(v);
+    };
+    const qsizetype sizeColumn = settings->sizeRange ? column(settings->sizeRange->attribute) : -1;
+    if (settings->sizeRange && sizeColumn < 0)
+        return fail(QStringLiteral("CHART_SIZE_RANGE names attribute '%1', which the data lacks").arg(settings->sizeRange->attribute));
+    trace.openMs += clock.restartMs();
+
+    const StyleResolver resolver(m_map, layer, view, fields);
+    ChartPainter painter(*settings, view, request.canvas);
+    Feature f;
+    while (!request.cancel.isCancelled() && c.cursor->next(f)) {
+        if (!classifier.passesFilter(f.values)) continue;
+        QList<ChartPainter::Slice> slices;
+        for (qsizetype k = 0; k < layer.classes.size(); ++k) {
+            const ClassDef& cls = layer.classes[k];
+            if (cls.styles.isEmpty() || !classifier.expressionMatches(int(k), f.values)) continue;
+            slices.append({sizeOf(cls.styles[0].size, f.values), &cls.styles[0]});
+        }
+        c.toTargetCrs(f.geometry);
+        const double sizeValue = sizeColumn >= 0 && sizeColumn < f.values.size() ? exprstr::leadingNumber(f.values[sizeColumn]) : 0;
+        if (const Status drawn = painter.draw(f.geometry, slices, sizeValue, resolver, f.values); !drawn)
+            return fail(QStringLiteral("feature %1: %2").arg(f.id).arg(drawn.message()));
+        ++trace.features;
+    }
+    if (!c.cursor->error().isEmpty()) return fail(c.cursor->error());
+    trace.drawMs += clock.restartMs();
+    trace.totalMs += trace.openMs + trace.drawMs;
+    return true;
 }
 
 }  // namespace maptune

@@ -37,6 +37,9 @@ public:
                                                          const CancelToken& cancel) const;
 
 private:
+    // A TYPE CHART layer: a chart per feature instead of its geometry.
+    bool renderChart(const LayerDrawRequest& request) const;
+
     // The features of `layer` in `box` (in `crs`; an invalid box: all of
     // them) with every attribute, and the transform from the data's CRS to
     // `crs` (null: none needed). The source outlives its cursor. With
