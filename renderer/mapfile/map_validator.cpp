@@ -10,6 +10,8 @@
 #include <QHash>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 #include <proj.h>
 
 namespace maptune {
@@ -146,6 +148,26 @@ void checkInterpolation(const MapDef& map, const LayerDef& layer, Diagnostics& o
                 .arg(layer.name, kind, source->name));
 }
 
+// UNION draws the layers its CONNECTION lists, which must share its TYPE.
+void checkUnion(const MapDef& map, const LayerDef& layer, Diagnostics& out)
+{
+    if (layer.connectionType != ConnectionType::Union) return;
+    const SourcePos pos = layer.connectionPos.line > 0 ? layer.connectionPos : layer.pos;
+    const QStringList names = layer.connection.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (names.isEmpty())
+        add(out, Diagnostic::Severity::Error, layer.pos,
+            QStringLiteral("LAYER '%1': CONNECTIONTYPE UNION needs a CONNECTION listing its source layers").arg(layer.name));
+    for (const QString& raw : names) {
+        const QString name = raw.trimmed();
+        const auto source = std::find_if(map.layers.begin(), map.layers.end(), [&name](const LayerDef& l) { return l.name == name; });
+        if (source == map.layers.end() || &*source == &layer)
+            add(out, Diagnostic::Severity::Error, pos, QStringLiteral("CONNECTION of LAYER '%1' names no layer '%2'").arg(layer.name, name));
+        else if (source->type != layer.type)
+            add(out, Diagnostic::Severity::Error, pos,
+                QStringLiteral("LAYER '%1': source layer '%2' is of another TYPE than the union").arg(layer.name, name));
+    }
+}
+
 void checkStyles(const MapDef& map, const QList<StyleDef>& styles, Diagnostics& out)
 {
     for (const auto& s : styles) {
@@ -265,6 +287,7 @@ Diagnostics validateMap(const MapDef& map)
         checkProjection(layer.projection, layer.pos, what, baseDir, proj, out);
         checkData(map, layer, out);
         checkInterpolation(map, layer, out);
+        checkUnion(map, layer, out);
         for (const QString& w : ProcessingOptions(layer.processing).warnings())
             add(out, Diagnostic::Severity::Warning, layer.pos, QStringLiteral("%1: %2").arg(what, w));
         checkClasses(map, layer, out);

@@ -4,6 +4,7 @@
 #include "mapfile/data_roots.h"
 #include "mapfile/processing.h"
 #include "render/prepared_raster_layer.h"
+#include "render/prepared_union_layer.h"
 #include "render/prepared_vector_layer.h"
 #include "render/runtime_substitution.h"
 
@@ -74,6 +75,8 @@ PreparedMap::PreparedMap(MapDefPtr source, MapDefPtr map, EngineContextPtr conte
             for (const QString& f : raster->filesRead())
                 if (!m_filesRead.contains(f)) m_filesRead << f;
             m_layers.push_back(std::move(raster));
+        } else if (def.connectionType == ConnectionType::Union) {
+            m_layers.push_back(std::make_unique<PreparedUnionLayer>(m, *m_context, def, i, m_crs));
         } else {
             m_layers.push_back(std::make_unique<PreparedVectorLayer>(m, *m_context, def, i, m_crs));
         }
