@@ -71,22 +71,31 @@ void gaussianBlur(std::vector<float>& values, int width, int height, int radius)
         const float x = float(i - radius);
         kernel[size_t(i)] = float(a * std::exp(-(x * x) / den));
     }
+    // Loops run tap by tap over whole rows so that they vectorise; every
+    // output still sums its taps in MapServer's order, so the floats match.
     std::vector<float> tmp(values.size(), 0.0f);
-    for (int y = 0; y < height; ++y) {
-        const float* src = values.data() + size_t(width) * size_t(y);
-        float* dst = tmp.data() + size_t(width) * size_t(y);
-        for (int x = radius; x < width - radius; ++x) {
-            float accum = 0;
-            for (int i = 0; i < length; ++i) accum += src[x + i - radius] * kernel[size_t(i)];
-            dst[x] = accum;
+    const int inner = width - 2 * radius;
+    if (inner > 0) {
+        for (int y = 0; y < height; ++y) {
+            const float* src = values.data() + size_t(width) * size_t(y);
+            float* __restrict dst = tmp.data() + size_t(width) * size_t(y) + radius;
+            for (int i = 0; i < length; ++i) {
+                const float k = kernel[size_t(i)];
+                const float* __restrict s = src + i;
+                for (int x = 0; x < inner; ++x) dst[x] += s[x] * k;
+            }
         }
     }
-    for (int x = 0; x < width; ++x) {
-        for (int y = radius; y < height - radius; ++y) {
-            float accum = 0;
-            for (int i = 0; i < length; ++i) accum += tmp[size_t(width) * size_t(y + i - radius) + size_t(x)] * kernel[size_t(i)];
-            values[size_t(y) * size_t(width) + size_t(x)] = accum;
+    std::vector<float> row(static_cast<size_t>(width));
+    for (int y = radius; y < height - radius; ++y) {
+        std::fill(row.begin(), row.end(), 0.0f);
+        for (int i = 0; i < length; ++i) {
+            const float k = kernel[size_t(i)];
+            const float* __restrict s = tmp.data() + size_t(width) * size_t(y + i - radius);
+            float* __restrict out = row.data();
+            for (int x = 0; x < width; ++x) out[x] += s[x] * k;
         }
+        std::copy(row.begin(), row.end(), values.begin() + std::ptrdiff_t(size_t(width) * size_t(y)));
     }
 }
 
