@@ -21,6 +21,7 @@ struct Feature {
     Geometry geometry;
     QStringList values;  // in the order of FeatureCursor::fields()
     QString text;        // an inline FEATURE's TEXT: its label unless the LABEL has a TEXT
+    QString style;       // the OGR feature style string, when the query asks for it
 };
 
 struct FeatureQuery {
@@ -29,6 +30,7 @@ struct FeatureQuery {
     double scaleDenom = 0;
     double cellSize = 0;       // source units per output pixel (sources that sample a raster); 0: unknown
     int maxFeatures = -1;
+    bool featureStyle = false; // fill Feature::style (STYLEITEM "AUTO")
     CancelToken cancel;
     // The map being drawn, for sources that sample on its pixel grid
     // (UVRASTER): its outer edges in `crs` and its size in pixels.

@@ -106,6 +106,10 @@ public:
                                   ? QString::fromUtf8(OGR_F_GetFieldAsString(h, idx))
                                   : QString();
             }
+            if (m_query.featureStyle) {
+                const char* style = OGR_F_GetStyleString(h);
+                f.style = style ? QString::fromUtf8(style) : QString();
+            }
             OGR_F_Destroy(h);
             if (!ok) continue;
             ++m_count;

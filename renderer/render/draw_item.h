@@ -5,6 +5,7 @@
 // rest are still coming: items never move once pushed.
 
 #include "data/geometry.h"
+#include "mapfile/style_def.h"
 
 #include <QList>
 #include <QPolygonF>
@@ -23,6 +24,8 @@ struct DrawItem {
     QList<QPolygonF> parts;
     QStringList values;
     QString text;                // the feature's own TEXT (inline features)
+    // STYLEITEM "AUTO": the feature's own styles, drawn instead of its class's.
+    std::shared_ptr<const QList<StyleDef>> ownStyles;
     double top = 0, bottom = 0;  // pixel rows the parts span
 };
 

@@ -1,5 +1,7 @@
 #include "render/vector_layer_renderer.h"
 
+#include "render/ogr_auto_style.h"
+
 #include "data/feature_source_factory.h"
 #include "data/spatial_filter.h"
 #include "geo/coordinate_transform.h"
@@ -422,6 +424,9 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     };
     if (!m_variant.expressions) return fail(m_variant.error);
     if (!m_variant.transformError.isEmpty()) return fail(m_variant.transformError);
+    // STYLEITEM "AUTO": each feature styled by its OGR style string.
+    const bool autoStyle = m_layer.styleItem.compare(QLatin1String("AUTO"), Qt::CaseInsensitive) == 0;
+    QHash<QString, std::shared_ptr<const QList<StyleDef>>> autoStyles;
     FeatureClassifier classifier(m_variant.expressions);
     std::unique_ptr<FeatureSource> source;
     if (auto grid = GraticuleSettings::fromLayer(m_layer)) {
@@ -485,6 +490,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     q.maxFeatures = m_layer.maxFeatures;
     q.cancel = cancel;
     q.view = FeatureQuery::View{m_view.extent, m_view.width, m_view.height, m_view.crs};
+    q.featureStyle = autoStyle;
     Stopwatch querying;
     auto queried = source->query(q);
     // CONTOUR generates all its lines in the query.
@@ -509,7 +515,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     // directly is drawn by a second thread while it is read.
     DrawItemQueue items;
     std::optional<LineBandPainter> bands;
-    if (canvas.format() == QImage::Format_ARGB32_Premultiplied && StrokePainter::drawsLayerDirectly(m_layer)
+    if (!autoStyle && canvas.format() == QImage::Format_ARGB32_Premultiplied && StrokePainter::drawsLayerDirectly(m_layer)
         && RenderLoad::hasSpareCore())
         bands.emplace(canvas, m_layer, resolver, scale, items, cancel);
 
@@ -535,6 +541,11 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         item.cls = cls;
         item.values = f.values;
         item.text = f.text;
+        if (autoStyle) {
+            auto& styles = autoStyles[f.style];
+            if (!styles) styles = std::make_shared<const QList<StyleDef>>(ogrAutoStyles(f.style, m_layer.type, m_map));
+            item.ownStyles = styles;
+        }
         if (!items.push(std::move(item))) return fail(QStringLiteral("layer '%1': too many features to draw").arg(m_layer.name));
         ++trace.features;
     }
@@ -637,10 +648,13 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         default: drawMarkers(r, transformMarkers(t.kind, item.parts, image, s.angleAuto)); return;
         }
     };
+    const auto stylesOf = [this](const DrawItem& item) -> const QList<StyleDef>& {
+        return item.ownStyles ? *item.ownStyles : m_layer.classes[item.cls].styles;
+    };
     auto drawStyle = [&](const DrawItem& item, qsizetype style) {
-        const StyleDef& s = m_layer.classes[item.cls].styles[style];
+        const StyleDef& s = stylesOf(item)[style];
         const ResolvedStyle r = resolver.resolve(s, item.values);
-        if (size_t(item.cls) < styleColumns.size() && size_t(style) < styleColumns[size_t(item.cls)].size()) {
+        if (!item.ownStyles && size_t(item.cls) < styleColumns.size() && size_t(style) < styleColumns[size_t(item.cls)].size()) {
             const StyleGeomTransform& t = m_variant.styleTransforms[size_t(item.cls)][size_t(style)];
             if (t.drawsOwnShape()) return drawTransformed(item, s, t, styleColumns[size_t(item.cls)][size_t(style)], r);
         }
@@ -652,15 +666,16 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
 
     int maxStyles = 0;
     for (const ClassDef& c : m_layer.classes) maxStyles = std::max(maxStyles, int(c.styles.size()));
+    for (qsizetype i = 0; i < items.size(); ++i)
+        if (items[i].ownStyles) maxStyles = std::max(maxStyles, int(items[i].ownStyles->size()));
     if (m_layer.type == LayerType::Line) {
         for (int pass = 0; pass < maxStyles && !cancel.isCancelled(); ++pass)
             for (qsizetype i = 0; i < items.size(); ++i) {
-                const auto& styles = m_layer.classes[items[i].cls].styles;
-                if (pass < styles.size()) drawStyle(items[i], pass);
+                if (pass < stylesOf(items[i]).size()) drawStyle(items[i], pass);
             }
     } else {
         for (qsizetype i = 0; i < items.size() && !cancel.isCancelled(); ++i) {
-            for (qsizetype k = 0; k < m_layer.classes[items[i].cls].styles.size(); ++k) drawStyle(items[i], k);
+            for (qsizetype k = 0; k < stylesOf(items[i]).size(); ++k) drawStyle(items[i], k);
         }
     }
     p.end();

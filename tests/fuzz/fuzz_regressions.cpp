@@ -27,6 +27,7 @@ const Target kTargets[] = {
     {"lut", maptune::fuzz::lut},         {"wkb", maptune::fuzz::wkb},         {"qix", maptune::fuzz::qix},
     {"shp", maptune::fuzz::shp},         {"query_template", maptune::fuzz::queryTemplate},
     {"geom_transform", maptune::fuzz::geomTransform}, {"text", maptune::fuzz::text},
+    {"ogr_style", maptune::fuzz::ogrStyle},
 };
 
 std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir)

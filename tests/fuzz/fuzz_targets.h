@@ -22,6 +22,7 @@ int shp(const uint8_t* data, size_t size);         // ShpFile over an in-memory 
 int queryTemplate(const uint8_t* data, size_t size);  // mapserv's template language over fixed query results
 int geomTransform(const uint8_t* data, size_t size);  // GEOMTRANSFORM expressions parsed and evaluated on fixed shapes
 int text(const uint8_t* data, size_t size);           // label text: runs, font fallback, shaping, drawing
+int ogrStyle(const uint8_t* data, size_t size);       // OGR style strings (STYLEITEM AUTO), CHART/KERNELDENSITY/IDW PROCESSING
 
 // Aborts (so libFuzzer reports the input) when an invariant does not hold.
 void check(bool condition, const char* what);

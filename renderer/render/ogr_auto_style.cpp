@@ -1,0 +1,115 @@
+#include "render/ogr_auto_style.h"
+
+#include <ogr_api.h>
+
+#include <memory>
+
+namespace maptune {
+
+namespace {
+
+struct StyleManager {
+    OGRStyleMgrH handle = OGR_SM_Create(nullptr);
+    ~StyleManager() { OGR_SM_Destroy(handle); }
+};
+
+struct StyleTool {
+    OGRStyleToolH handle;
+    ~StyleTool() { OGR_ST_Destroy(handle); }
+};
+
+std::optional<Color> colorParam(OGRStyleToolH tool, int param)
+{
+    int isNull = 1;
+    const char* text = OGR_ST_GetParamStr(tool, param, &isNull);
+    int r = 0, g = 0, b = 0, a = 255;
+    if (isNull || !text || !OGR_ST_GetRGBFromString(tool, text, &r, &g, &b, &a)) return std::nullopt;
+    return Color{r, g, b, a};
+}
+
+std::optional<double> numberParam(OGRStyleToolH tool, int param)
+{
+    int isNull = 1;
+    const double v = OGR_ST_GetParamDbl(tool, param, &isNull);
+    return isNull ? std::nullopt : std::optional<double>(v);
+}
+
+QString stringParam(OGRStyleToolH tool, int param)
+{
+    int isNull = 1;
+    const char* text = OGR_ST_GetParamStr(tool, param, &isNull);
+    return isNull || !text ? QString() : QString::fromUtf8(text);
+}
+
+// A mapfile SYMBOL named by the first id of a comma list; the ogr-* generic
+// names and unknown ones: none.
+QString symbolFor(const QString& ids, const MapDef& map)
+{
+    for (const QString& id : ids.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString name = id.trimmed();
+        for (const SymbolDef& s : map.symbols)
+            if (s.name == name) return name;
+    }
+    return {};
+}
+
+}  // namespace
+
+QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const MapDef& map)
+{
+    QList<StyleDef> out;
+    if (styleString.isEmpty()) return out;
+    StyleManager manager;
+    const QByteArray text = styleString.toUtf8();
+    if (!OGR_SM_InitStyleString(manager.handle, text.constData())) return out;
+    const int parts = OGR_SM_GetPartCount(manager.handle, nullptr);
+    StyleDef fill, outline;
+    bool hasFill = false, hasOutline = false;
+    for (int i = 0; i < parts; ++i) {
+        StyleTool tool{OGR_SM_GetPart(manager.handle, i, nullptr)};
+        if (!tool.handle) continue;
+        // Sizes in pixels (the units a screen style string means).
+        OGR_ST_SetUnit(tool.handle, OGRSTUPixel, 1.0);
+        switch (OGR_ST_GetType(tool.handle)) {
+        case OGRSTCPen: {
+            const std::optional<Color> c = colorParam(tool.handle, OGRSTPenColor);
+            if (!c) break;  // a pen of no colour draws nothing
+            const double width = numberParam(tool.handle, OGRSTPenWidth).value_or(1);
+            StyleDef& s = type == LayerType::Polygon ? outline : fill;
+            if (type == LayerType::Polygon) s.outlineColor = *c;
+            else s.color = *c;
+            s.width = width;
+            s.size = width;
+            (type == LayerType::Polygon ? hasOutline : hasFill) = true;
+            break;
+        }
+        case OGRSTCBrush: {
+            const QString id = stringParam(tool.handle, OGRSTBrushId);
+            hasFill = true;
+            if (id.contains(QLatin1String("ogr-brush-1"))) break;  // the invisible brush
+            if (const auto c = colorParam(tool.handle, OGRSTBrushFColor)) fill.color = *c;
+            if (const auto c = colorParam(tool.handle, OGRSTBrushBColor)) fill.backgroundColor = *c;
+            fill.symbolName = symbolFor(id, map);
+            if (const auto a = numberParam(tool.handle, OGRSTBrushAngle)) fill.angle = *a;
+            if (const auto sz = numberParam(tool.handle, OGRSTBrushSize)) fill.size = *sz;
+            const auto dx = numberParam(tool.handle, OGRSTBrushDx), dy = numberParam(tool.handle, OGRSTBrushDy);
+            if (dx && dy && *dx > 0) fill.gap = *dx;
+            break;
+        }
+        case OGRSTCSymbol: {
+            hasFill = true;
+            if (const auto c = colorParam(tool.handle, OGRSTSymbolColor)) fill.color = *c;
+            if (const auto sz = numberParam(tool.handle, OGRSTSymbolSize)) fill.size = *sz;
+            if (const auto a = numberParam(tool.handle, OGRSTSymbolAngle)) fill.angle = *a;
+            fill.symbolName = symbolFor(stringParam(tool.handle, OGRSTSymbolId), map);
+            break;
+        }
+        default: break;  // LABEL: not drawn yet
+        }
+    }
+    if (hasFill) out << fill;
+    if (hasOutline) out << outline;
+    return out;
+}
+
+}  // namespace maptune

@@ -1,0 +1,106 @@
+// STYLEITEM "AUTO": OGR feature style strings become each feature's styles.
+
+#include "mapfile/map_loader.h"
+#include "render/engine.h"
+#include "render/map_renderer.h"
+#include "render/ogr_auto_style.h"
+#include "render/prepared_map.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace maptune;
+
+class TestOgrAutoStyle : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void penBrushAndSymbol();
+    void nothingDrawableGivesNoStyle_data();
+    void nothingDrawableGivesNoStyle();
+    void featuresDrawnInTheirOwnStyles();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestOgrAutoStyle::initTestCase()
+{
+    initEngine();
+    QVERIFY(m_dir.isValid());
+}
+
+void TestOgrAutoStyle::penBrushAndSymbol()
+{
+    MapDef map;
+    SymbolDef hatch;
+    hatch.name = QStringLiteral("rectsymbol");
+    map.symbols << hatch;
+
+    QList<StyleDef> line = ogrAutoStyles(QStringLiteral("PEN(c:#ff8000,w:3px)"), LayerType::Line, map);
+    QCOMPARE(line.size(), 1);
+    QCOMPARE(line[0].color.color, Color::rgb(255, 128, 0));
+    QCOMPARE(line[0].width.value, 3.0);
+
+    // A polygon's PEN is its outline, drawn after the BRUSH's fill.
+    QList<StyleDef> polygon = ogrAutoStyles(QStringLiteral("BRUSH(fc:#0000ff,bc:#ff0000,id:\"rectsymbol\");PEN(c:#00ff00)"),
+                                            LayerType::Polygon, map);
+    QCOMPARE(polygon.size(), 2);
+    QCOMPARE(polygon[0].color.color, Color::rgb(0, 0, 255));
+    QCOMPARE(polygon[0].backgroundColor.color, Color::rgb(255, 0, 0));
+    QCOMPARE(polygon[0].symbolName, QStringLiteral("rectsymbol"));
+    QCOMPARE(polygon[1].outlineColor.color, Color::rgb(0, 255, 0));
+    QVERIFY(!polygon[1].color.isSet());
+
+    // The invisible brush fills nothing; an unknown symbol id is no symbol.
+    QList<StyleDef> hollow = ogrAutoStyles(QStringLiteral("BRUSH(fc:#0000ff,id:\"ogr-brush-1\")"), LayerType::Polygon, map);
+    QCOMPARE(hollow.size(), 1);
+    QVERIFY(!hollow[0].color.isSet());
+    QList<StyleDef> point = ogrAutoStyles(QStringLiteral("SYMBOL(id:\"ogr-sym-3\",c:#ff000080,s:12px,a:45)"), LayerType::Point, map);
+    QCOMPARE(point.size(), 1);
+    QCOMPARE(point[0].color.color, Color::rgb(255, 0, 0, 128));
+    QCOMPARE(point[0].size.value, 12.0);
+    QCOMPARE(point[0].angle.value, 45.0);
+    QVERIFY(point[0].symbolName.isEmpty());
+}
+
+void TestOgrAutoStyle::nothingDrawableGivesNoStyle_data()
+{
+    QTest::addColumn<QString>("style");
+    QTest::newRow("empty") << QString();
+    QTest::newRow("garbage") << QStringLiteral("PEN(c:#ff");
+    QTest::newRow("label only") << QStringLiteral("LABEL(t:\"x\",s:12pt)");
+    QTest::newRow("style table reference") << QStringLiteral("@roads");
+}
+
+void TestOgrAutoStyle::nothingDrawableGivesNoStyle()
+{
+    QFETCH(QString, style);
+    QVERIFY(ogrAutoStyles(style, LayerType::Line, MapDef()).isEmpty());
+}
+
+void TestOgrAutoStyle::featuresDrawnInTheirOwnStyles()
+{
+    // The CSV driver reads an OGR_STYLE column as each feature's style string.
+    QFile csv(m_dir.filePath(QStringLiteral("styled.csv")));
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("WKT,OGR_STYLE\n"
+              "\"POLYGON((10 10,40 10,40 40,10 40,10 10))\",\"BRUSH(fc:#ff0000)\"\n"
+              "\"POLYGON((60 60,90 60,90 90,60 90,60 60))\",\"BRUSH(fc:#0000ff)\"\n"
+              "\"POLYGON((60 10,90 10,90 40,60 40,60 10))\",\"BRUSH(fc:#00ff00,id:\"\"ogr-brush-1\"\")\"\n");
+    csv.close();
+    const QByteArray text = "MAP\n SIZE 100 100\n EXTENT 0.5 0.5 99.5 99.5\n IMAGECOLOR 255 255 255\n"
+                            " LAYER\n  NAME \"styled\"\n  TYPE POLYGON\n  STATUS ON\n  CONNECTIONTYPE OGR\n"
+                            "  CONNECTION \"styled.csv\"\n  STYLEITEM \"AUTO\"\n  CLASS END\n END\nEND\n";
+    LoadResult loaded = parseMapText(text, m_dir.filePath(QStringLiteral("styled.map")));
+    QVERIFY(loaded.ok());
+    const RenderResult r = MapRenderer(PreparedMap::prepare(loaded.map)).render({});
+    QVERIFY2(r.trace.layers.first().error.isEmpty(), qPrintable(r.trace.layers.first().error));
+    QCOMPARE(r.image.pixelColor(25, 75), QColor(255, 0, 0));    // y flips: the first square is low
+    QCOMPARE(r.image.pixelColor(75, 25), QColor(0, 0, 255));
+    QCOMPARE(r.image.pixelColor(75, 75), QColor(255, 255, 255)); // the invisible brush
+}
+
+QTEST_GUILESS_MAIN(TestOgrAutoStyle)
+#include "test_ogr_auto_style.moc"
