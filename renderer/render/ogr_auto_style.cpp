@@ -2,6 +2,7 @@
 
 #include <ogr_api.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace maptune {
@@ -53,6 +54,56 @@ QString symbolFor(const QString& ids, const MapDef& map)
     return {};
 }
 
+// Splits `text` at `sep` outside double quotes (a backslash escapes inside
+// them), as GDAL's CSLTokenizeString2 with CSLT_HONOURSTRINGS does.
+QStringList splitOutsideQuotes(const QString& text, QChar sep)
+{
+    QStringList out;
+    QString current;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted && c == QLatin1Char('\\') && i + 1 < text.size()) {
+            current += c;
+            current += text[++i];
+            continue;
+        }
+        if (c == QLatin1Char('"')) quoted = !quoted;
+        if (c == sep && !quoted) {
+            out << current;
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    out << current;
+    return out;
+}
+
+// The string with each tool's repeated parameters reduced to the last, which
+// is the one GDAL keeps: GDAL 3.6 leaks the string of every earlier one.
+QString withoutRepeatedParams(const QString& style)
+{
+    QStringList tools = splitOutsideQuotes(style, QLatin1Char(';'));
+    for (QString& tool : tools) {
+        const qsizetype open = tool.indexOf(QLatin1Char('('));
+        if (open < 0) continue;
+        qsizetype close = tool.lastIndexOf(QLatin1Char(')'));
+        if (close <= open) close = tool.size();  // GDAL reads an unclosed list to the end
+        QStringList params = splitOutsideQuotes(tool.mid(open + 1, close - open - 1), QLatin1Char(','));
+        QStringList kept;
+        for (qsizetype i = params.size() - 1; i >= 0; --i) {
+            const QString key = params[i].section(QLatin1Char(':'), 0, 0);
+            const bool later = std::any_of(kept.begin(), kept.end(), [&key](const QString& p) {
+                return p.section(QLatin1Char(':'), 0, 0).compare(key, Qt::CaseInsensitive) == 0;
+            });
+            if (!later) kept.prepend(params[i]);
+        }
+        tool = tool.left(open + 1) + kept.join(QLatin1Char(',')) + tool.mid(close);
+    }
+    return tools.join(QLatin1Char(';'));
+}
+
 }  // namespace
 
 QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const MapDef& map)
@@ -60,7 +111,7 @@ QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const 
     QList<StyleDef> out;
     if (styleString.isEmpty()) return out;
     StyleManager manager;
-    const QByteArray text = styleString.toUtf8();
+    const QByteArray text = withoutRepeatedParams(styleString).toUtf8();
     if (!OGR_SM_InitStyleString(manager.handle, text.constData())) return out;
     const int parts = OGR_SM_GetPartCount(manager.handle, nullptr);
     StyleDef fill, outline;

@@ -63,6 +63,11 @@ void TestOgrAutoStyle::penBrushAndSymbol()
     QCOMPARE(point[0].size.value, 12.0);
     QCOMPARE(point[0].angle.value, 45.0);
     QVERIFY(point[0].symbolName.isEmpty());
+
+    // A parameter named twice: the last counts, as in GDAL (which is never
+    // shown the first: GDAL 3.6 leaks it), also in a list left unclosed.
+    QCOMPARE(ogrAutoStyles(QStringLiteral("PEN(c:#ff0000,w:2px,C:#00ff00)"), LayerType::Line, map)[0].color.color, Color::rgb(0, 255, 0));
+    QCOMPARE(ogrAutoStyles(QStringLiteral("PEN(c:\"#ff0000,\",c:#0000ff"), LayerType::Line, map)[0].color.color, Color::rgb(0, 0, 255));
 }
 
 void TestOgrAutoStyle::nothingDrawableGivesNoStyle_data()
