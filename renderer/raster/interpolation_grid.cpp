@@ -26,7 +26,10 @@ InterpolationParams InterpolationParams::fromProcessing(Method method, const Pro
     } else {
         p.power = options.value(QStringLiteral("IDW_POWER"), QStringLiteral("1")).toDouble();
         const std::optional<QString> radius = options.value(QStringLiteral("IDW_RADIUS"));
-        p.radius = radius ? int(radius->toDouble()) : std::max(imageWidth, imageHeight);
+        // Truncated as MapServer's atof into an int, but bounded first: a huge
+        // or NaN value has no int.
+        const double r = radius ? radius->toDouble() : std::max(imageWidth, imageHeight);
+        p.radius = r > 0 ? int(std::min(r, 10000.0)) : 0;
         p.computeBorders = on(QStringLiteral("IDW_COMPUTE_BORDERS"));
     }
     // A negative radius would make the grid smaller than the image.

@@ -63,7 +63,8 @@ QStringList splitOutsideQuotes(const QString& text, QChar sep)
     bool quoted = false;
     for (qsizetype i = 0; i < text.size(); ++i) {
         const QChar c = text[i];
-        if (quoted && c == QLatin1Char('\\') && i + 1 < text.size()) {
+        if (quoted && c == QLatin1Char('\\') && i + 1 < text.size()
+            && (text[i + 1] == QLatin1Char('"') || text[i + 1] == QLatin1Char('\\'))) {
             current += c;
             current += text[++i];
             continue;
@@ -88,8 +89,9 @@ QString withoutRepeatedParams(const QString& style)
     for (QString& tool : tools) {
         const qsizetype open = tool.indexOf(QLatin1Char('('));
         if (open < 0) continue;
-        qsizetype close = tool.lastIndexOf(QLatin1Char(')'));
-        if (close <= open) close = tool.size();  // GDAL reads an unclosed list to the end
+        // The list ends at the first ')' outside quotes, or runs to the end.
+        const QStringList inside = splitOutsideQuotes(tool.mid(open + 1), QLatin1Char(')'));
+        const qsizetype close = open + 1 + inside.first().size();
         QStringList params = splitOutsideQuotes(tool.mid(open + 1, close - open - 1), QLatin1Char(','));
         QStringList kept;
         for (qsizetype i = params.size() - 1; i >= 0; --i) {
@@ -111,7 +113,8 @@ QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const 
     QList<StyleDef> out;
     if (styleString.isEmpty()) return out;
     StyleManager manager;
-    const QByteArray text = withoutRepeatedParams(styleString).toUtf8();
+    // GDAL reads a C string: what follows a NUL is not part of it.
+    const QByteArray text = withoutRepeatedParams(styleString.left(styleString.indexOf(QChar(0)))).toUtf8();
     if (!OGR_SM_InitStyleString(manager.handle, text.constData())) return out;
     const int parts = OGR_SM_GetPartCount(manager.handle, nullptr);
     StyleDef fill, outline;
