@@ -7,6 +7,16 @@
 
 namespace maptune::exprstr {
 
+int fieldIndex(const QStringList& fields, const QString& name)
+{
+    if (name.isEmpty()) return -1;
+    const qsizetype exact = fields.indexOf(name);
+    if (exact >= 0) return int(exact);
+    for (qsizetype i = 0; i < fields.size(); ++i)
+        if (fields[i].compare(name, Qt::CaseInsensitive) == 0) return int(i);
+    return -1;
+}
+
 double leadingNumber(QStringView text, bool* complete)
 {
     qsizetype i = 0;

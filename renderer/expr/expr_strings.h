@@ -3,6 +3,7 @@
 // against Qt strings and independent of the C locale.
 
 #include <QString>
+#include <QStringList>
 #include <QStringView>
 
 #include <optional>
@@ -12,6 +13,10 @@ namespace maptune::exprstr {
 // atof(): the longest numeric prefix after leading blanks, 0 when there is none.
 // *complete tells whether the whole string (blanks aside) was a number.
 double leadingNumber(QStringView text, bool* complete = nullptr);
+
+// Where attribute `name` is among `fields`, as MapServer matches item names:
+// an exact match first, else one ignoring case; -1 when absent or empty.
+int fieldIndex(const QStringList& fields, const QString& name);
 
 // printf("%g") in the C locale: how a numeric result becomes text.
 QString formatG(double value);

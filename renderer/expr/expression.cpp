@@ -12,15 +12,7 @@ namespace {
 
 using Type = ExpressionDef::Type;
 
-// An exact match wins over a case-insensitive one (fields "a" and "A").
-int fieldIndex(const QStringList& fields, const QString& name)
-{
-    const qsizetype exact = fields.indexOf(name);
-    if (exact >= 0) return int(exact);
-    for (qsizetype i = 0; i < fields.size(); ++i)
-        if (fields[i].compare(name, Qt::CaseInsensitive) == 0) return int(i);
-    return -1;
-}
+using exprstr::fieldIndex;
 
 QString unknownAttribute(const QString& what, const QString& name, const QStringList& fields)
 {

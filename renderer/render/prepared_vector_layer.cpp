@@ -320,10 +320,7 @@ PreparedVectorLayer::weightedVertices(const Crs& crs, const Rect& box, double sc
             if (style == styles.end()) continue;
             weight = style->size.value;
             if (style->size.isBound()) {
-                const auto named = std::find_if(fields.begin(), fields.end(), [&style](const QString& name) {
-                    return name.compare(style->size.attribute, Qt::CaseInsensitive) == 0;
-                });
-                const qsizetype at = named - fields.begin();
+                const int at = exprstr::fieldIndex(fields, style->size.attribute);
                 weight = at >= 0 && at < f.values.size() ? exprstr::leadingNumber(f.values[at]) : 0;
             }
         }
@@ -361,19 +358,15 @@ bool PreparedVectorLayer::renderChart(const LayerDrawRequest& request) const
     const QStringList& fields = c.cursor->fields();
     FeatureClassifier classifier(variant.expressions);
     if (const Status bound = classifier.bind(fields); !bound) return fail(bound.message());
-    const auto column = [&fields](const QString& name) {
-        for (qsizetype i = 0; i < fields.size(); ++i)
-            if (fields[i].compare(name, Qt::CaseInsensitive) == 0) return i;
-        return qsizetype(-1);
-    };
+    const auto column = [&fields](const QString& name) { return exprstr::fieldIndex(fields, name); };
     // A bound SIZE is 1 when the attribute is empty, else its leading number.
     const auto sizeOf = [&column](const NumberOrAttr& size, const QStringList& values) {
         if (!size.isBound()) return size.value;
-        const qsizetype at = column(size.attribute);
+        const int at = column(size.attribute);
         const QString v = at >= 0 && at < values.size() ? values[at] : QString();
         return v.isEmpty() ? 1.0 : exprstr::leadingNumber(v);
     };
-    const qsizetype sizeColumn = settings->sizeRange ? column(settings->sizeRange->attribute) : -1;
+    const int sizeColumn = settings->sizeRange ? column(settings->sizeRange->attribute) : -1;
     if (settings->sizeRange && sizeColumn < 0)
         return fail(QStringLiteral("CHART_SIZE_RANGE names attribute '%1', which the data lacks").arg(settings->sizeRange->attribute));
     trace.openMs += clock.restartMs();

@@ -1,5 +1,7 @@
 #include "render/style_resolver.h"
 
+#include "expr/expr_strings.h"
+
 #include "render/line_offset.h"
 
 #include <algorithm>
@@ -14,13 +16,7 @@ QColor toQColor(const Color& c, double opacity = 1.0)
     return QColor(c.r, c.g, c.b, std::clamp(int(c.a * opacity + 0.5), 0, 255));
 }
 
-int fieldIndex(const QStringList& fields, const QString& name)
-{
-    if (name.isEmpty()) return -1;
-    for (qsizetype i = 0; i < fields.size(); ++i)
-        if (fields[i].compare(name, Qt::CaseInsensitive) == 0) return int(i);
-    return -1;
-}
+using exprstr::fieldIndex;
 
 QPen withPattern(QPen pen, double width, const StyleDef& s, double scale)
 {
