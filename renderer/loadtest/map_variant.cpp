@@ -1,6 +1,6 @@
 #include "loadtest/map_variant.h"
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "io/atomic_write.h"
 #include "mapfile/data_roots.h"
 #include "mapfile/map_paths.h"

@@ -100,8 +100,9 @@ std::optional<BandChoice> chooseBands(GDALDatasetH ds, const ProcessingOptions& 
     return c;
 }
 
-// NODATA=value|OFF|AUTO, else the band's own nodata.
-std::optional<double> noDataValue(const ProcessingOptions& opt, GDALRasterBandH band)
+}  // namespace
+
+std::optional<double> rasterNoDataValue(const ProcessingOptions& opt, GDALRasterBandH band)
 {
     if (const auto v = opt.value(QStringLiteral("NODATA"))) {
         const QString t = v->trimmed();
@@ -114,6 +115,8 @@ std::optional<double> noDataValue(const ProcessingOptions& opt, GDALRasterBandH 
     if (!got) return std::nullopt;
     return nd;
 }
+
+namespace {
 
 inline bool isNoData(float v, float nd) { return std::isnan(v) || v == nd; }
 
@@ -235,7 +238,7 @@ bool loadScaled(const RasterSource& src, const RasterWindow& w, const BandChoice
             }
         }
         const float* data = raw.data() + size_t(ci) * out.pixels;
-        const auto nd = noDataValue(opt, band);
+        const auto nd = rasterNoDataValue(opt, band);
         const float fnd = nd ? float(*nd) : 0.f;
         if (smin == smax) {
             bool set = false;
@@ -302,7 +305,7 @@ std::optional<ColorMap> buildColorMap(const RasterSource& src, GDALRasterBandH b
         for (int i = 0; i < 256; ++i)
             if (entries[size_t(i)][3] == 0) entries[size_t(i)] = {0, 0, 0, 0};
     }
-    if (const auto nd = noDataValue(*src.options, band1); nd && *nd >= 0 && *nd < double(entries.size()))
+    if (const auto nd = rasterNoDataValue(*src.options, band1); nd && *nd >= 0 && *nd < double(entries.size()))
         entries[size_t(int(*nd))][3] = 0;
 
     ColorMap cm;
@@ -450,7 +453,7 @@ Result<QImage> RasterComposer::compose(const RasterSource& src, const RasterWind
             std::array<int, 3> nd{};
             bool all = true;
             for (int i = 0; i < 3 && all; ++i) {
-                const auto v = noDataValue(opt, GDALGetRasterBand(src.dataset, bc->numbers[size_t(i)]));
+                const auto v = rasterNoDataValue(opt, GDALGetRasterBand(src.dataset, bc->numbers[size_t(i)]));
                 all = v.has_value();
                 if (v) nd[size_t(i)] = int(*v);
             }

@@ -12,6 +12,7 @@
 #include <optional>
 
 typedef void* GDALDatasetH;
+typedef void* GDALRasterBandH;
 
 namespace maptune {
 
@@ -35,6 +36,9 @@ struct RasterSource {
     QString mapDir;                                 // relative files resolve against it
     const RasterClassifier* classifier = nullptr;   // null: the layer has no effective classes
 };
+
+// PROCESSING NODATA=value|OFF|AUTO, else the band's own nodata (msGetGDALNoDataValue).
+std::optional<double> rasterNoDataValue(const ProcessingOptions& options, GDALRasterBandH band);
 
 class RasterComposer {
 public:

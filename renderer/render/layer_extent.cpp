@@ -1,6 +1,6 @@
 #include "render/layer_extent.h"
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
 #include "geo/map_projection.h"
 #include "mapfile/map_paths.h"

@@ -1,6 +1,6 @@
 #include "render/legend_hit_test.h"
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "data/geometry_relate.h"
 #include "expr/feature_classifier.h"
 #include "geo/map_projection.h"

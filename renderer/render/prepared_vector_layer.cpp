@@ -2,7 +2,7 @@
 
 #include "render/scale_range.h"
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "data/geometry.h"
 #include "data/geometry_relate.h"
 #include "expr/expr_strings.h"

@@ -2,7 +2,7 @@
 
 #include "render/ogr_auto_style.h"
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "data/spatial_filter.h"
 #include "geo/coordinate_transform.h"
 #include "text/font_face.h"

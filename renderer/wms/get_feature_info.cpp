@@ -10,7 +10,7 @@
 #include "wms/ows_layer_info.h"
 #include "raster/raster_query.h"
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "geo/coordinate_transform.h"
 
 #include "geo/map_view.h"

@@ -1,6 +1,6 @@
 #include "wms/kml_output.h"
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "data/spatial_filter.h"
 #include "expr/feature_classifier.h"
 #include "geo/coordinate_transform.h"

@@ -2,7 +2,7 @@
 // OGR for every shape type, the .qix index searched completely, MapServer's
 // raw attribute text, deleted records hidden, and damage reported as errors.
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "data/ogr_feature_source.h"
 #include "data/shapefile/qix_index.h"
 #include "data/shapefile/shapefile_feature_source.h"

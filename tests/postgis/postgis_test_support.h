@@ -4,7 +4,7 @@
 // with a password that must never leak, a PostGIS layer, one query through
 // the feature source factory with its DbTraces, and the test tables.
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "render/engine.h"
 
 #include <libpq-fe.h>

@@ -3,7 +3,7 @@
 
 #include "data/contour/contour_feature_source.h"
 #include "data/engine_context.h"
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "mapfile/map_loader.h"
 #include "mapfile/map_validator.h"
 #include "mapfile/map_writer.h"

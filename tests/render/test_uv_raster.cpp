@@ -2,8 +2,8 @@
 // direction and length of a raster's u/v vectors, drawn as arrows.
 
 #include "data/engine_context.h"
-#include "data/feature_source_factory.h"
-#include "data/uv_raster_feature_source.h"
+#include "render/feature_source_factory.h"
+#include "raster/uv_raster_feature_source.h"
 #include "mapfile/map_loader.h"
 #include "mapfile/map_writer.h"
 #include "render/engine.h"

@@ -1,8 +1,8 @@
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "mapfile/map_def.h"
 
 #include "data/contour/contour_feature_source.h"
-#include "data/uv_raster_feature_source.h"
+#include "raster/uv_raster_feature_source.h"
 #include "data/inline_feature_source.h"
 #include "data/ogr_feature_source.h"
 #include "data/postgis/postgis_feature_source.h"
@@ -61,7 +61,7 @@ Result<std::unique_ptr<FeatureSource>> openFeatureSource(const MapDef& map, cons
         return std::unique_ptr<FeatureSource>(std::move(src).value());
     }
     if (layer.connectionType == ConnectionType::UVRaster) {
-        auto src = UvRasterFeatureSource::open(resolveDataPath(map, layer.data), layer);
+        auto src = UvRasterFeatureSource::open(resolveDataPath(map, layer.data), layer, mapDirectory(map));
         if (!src) return failed(src.message());
         return std::unique_ptr<FeatureSource>(std::move(src).value());
     }
