@@ -2,7 +2,7 @@
 
 #include "mapfile_editor.h"
 
-#include "data/feature_source_factory.h"
+#include "render/feature_source_factory.h"
 #include "lint/map_linter.h"
 
 #include <QAbstractItemView>
