@@ -12,16 +12,33 @@ constexpr int Shift = 8;  // 1/256 pixel
 constexpr int One = 1 << Shift;
 constexpr int Mask = One - 1;
 
-// x * a / 255 on all four channels of a premultiplied pixel, two at a time.
-inline QRgb byteMul(QRgb x, unsigned a)
+// AGG's rgba8 premultiply(), which MapServer's colours go through.
+inline QRgb aggPremultiply(QRgb c)
 {
-    unsigned t = (x & 0xff00ff) * a;
-    t = (t + ((t >> 8) & 0xff00ff) + 0x800080) >> 8;
-    t &= 0xff00ff;
-    x = ((x >> 8) & 0xff00ff) * a;
-    x = x + ((x >> 8) & 0xff00ff) + 0x800080;
-    x &= 0xff00ff00;
-    return x | t;
+    const unsigned a = qAlpha(c);
+    if (a == 255) return c;
+    if (a == 0) return 0;
+    const auto m = [a](unsigned v) { return (v * a + 255) >> 8; };
+    return qRgba(int(m(qRed(c))), int(m(qGreen(c))), int(m(qBlue(c))), int(a));
+}
+
+// AGG's blender_rgba_pre with a coverage, as MapServer's AGG renderer
+// blends a solid span: its truncations leave an edge pixel on a clear
+// canvas one step more opaque than its colour (premultiplied colour =
+// alpha - 1), which shows in MapServer's transparent PNGs.
+inline void aggBlend(QRgb& dst, QRgb src, unsigned cover)
+{
+    const unsigned alpha = (unsigned(qAlpha(src)) * (cover + 1)) >> 8;
+    if (alpha == 255) {
+        dst = src;
+        return;
+    }
+    const unsigned inv = 255 - alpha, cov = cover + 1;
+    const unsigned r = (unsigned(qRed(dst)) * inv + unsigned(qRed(src)) * cov) >> 8;
+    const unsigned g = (unsigned(qGreen(dst)) * inv + unsigned(qGreen(src)) * cov) >> 8;
+    const unsigned b = (unsigned(qBlue(dst)) * inv + unsigned(qBlue(src)) * cov) >> 8;
+    const unsigned a = 255 - ((inv * (255 - unsigned(qAlpha(dst)))) >> 8);
+    dst = qRgba(int(r), int(g), int(b), int(a));
 }
 
 // Floor division with a non-negative remainder (the DDA steps need it).
@@ -276,7 +293,7 @@ void CoverageRasterizer::fill(uchar* bits, qsizetype bytesPerLine, int width, in
     flush();
     if (m_cells.empty() || qAlpha(color) == 0) return;
     sortRows();
-    const QRgb src = qPremultiply(color);
+    const QRgb src = aggPremultiply(color);
     const bool opaque = qAlpha(src) == 255;
     const bool evenOdd = rule == FillRule::EvenOdd;
     auto coverage = [&](int area) {
@@ -289,14 +306,7 @@ void CoverageRasterizer::fill(uchar* bits, qsizetype bytesPerLine, int width, in
         c = std::min(c, 255);
         return gamma ? (*gamma)[c] : c;
     };
-    auto blend = [&](QRgb& dst, int c) {
-        if (c == 255 && opaque) {
-            dst = src;
-            return;
-        }
-        const QRgb s = byteMul(src, c);
-        dst = s + byteMul(dst, 255 - qAlpha(s));
-    };
+    auto blend = [&](QRgb& dst, int c) { aggBlend(dst, src, unsigned(c)); };
     const int w = std::min(m_width, width);
     const int yEnd = std::min({m_maxY, m_bottom - 1, height - 1});
     for (int y = std::max(m_minY, m_top); y <= yEnd; ++y) {

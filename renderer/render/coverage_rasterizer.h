@@ -1,5 +1,6 @@
 #pragma once
-// Anti-aliased polygon filling straight into an ARGB32 premultiplied image:
+// Anti-aliased polygon filling straight into an ARGB32 premultiplied image,
+// blended with AGG's arithmetic (MapServer's renderer):
 // exact-area coverage per pixel from cells (cover, area) in 1/256 pixel
 // fixed point, the scanline algorithm of FreeType's gray raster and of AGG,
 // which MapServer draws with. It exists because the per-shape overhead of

@@ -25,15 +25,16 @@ void strokeExact(QPainter& p, const QPainterPath& path, const QPen& pen)
 }
 
 // The image under `p` when shapes can be blended into it directly: the
-// painter adds nothing (no transform, clip, opacity or other composition).
-QImage* directTarget(QPainter& p)
+// painter adds nothing but, when allowed, its transform (no clip, opacity or
+// other composition).
+QImage* directTarget(QPainter& p, bool anyTransform = false)
 {
     QPaintDevice* d = p.device();
     if (!d || d->devType() != QInternal::Image) return nullptr;
     auto* image = static_cast<QImage*>(d);
     if (image->format() != QImage::Format_ARGB32_Premultiplied) return nullptr;
     if (p.hasClipping() || p.opacity() != 1 || p.compositionMode() != QPainter::CompositionMode_SourceOver
-        || !p.transform().isIdentity())
+        || (!anyTransform && !p.transform().isIdentity()))
         return nullptr;
     return image;
 }
@@ -103,6 +104,19 @@ void StrokePainter::stroke(QPainter& p, const QList<QPolygonF>& parts, const QPe
         if (closed) path.closeSubpath();
     }
     strokeExact(p, path, pen);
+}
+
+bool StrokePainter::fillPathDirect(QPainter& p, const QPainterPath& path, const QColor& color)
+{
+    QImage* image = directTarget(p, true);
+    if (!image || !color.isValid() || !p.transform().isInvertible()) return false;
+    if (color.alpha() == 0 || path.isEmpty()) return true;
+    CoverageRasterizer& r = rasterizer();
+    r.reset(image->width(), image->height());
+    for (const QPolygonF& ring : p.transform().map(path).toSubpathPolygons()) r.addPolygon(ring.constData(), int(ring.size()));
+    r.fill(*image, color.rgba(),
+           path.fillRule() == Qt::WindingFill ? CoverageRasterizer::FillRule::NonZero : CoverageRasterizer::FillRule::EvenOdd);
+    return true;
 }
 
 bool StrokePainter::drawsLayerDirectly(const LayerDef& layer)

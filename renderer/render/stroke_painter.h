@@ -36,6 +36,12 @@ public:
     static void strokeInto(const PixelTarget& t, const QList<QPolygonF>& parts, const QPen& pen, bool closed);
     // Rings with the even-odd rule and MapServer's polygon gamma.
     static void fillRings(QPainter& p, const QList<QPolygonF>& rings, const QColor& color);
+    // A painter path in `color` through the coverage rasterizer (AGG's
+    // arithmetic, no gamma: MapServer's vector symbols), under the
+    // painter's transform; false when the painter cannot be bypassed (not a
+    // premultiplied image, clipping, opacity, composition) or the colour is
+    // not solid.
+    static bool fillPathDirect(QPainter& p, const QPainterPath& path, const QColor& color);
     // A LINE layer whose every style strokes directly for any feature (no
     // symbols, no bound widths that could change the pen's kind, joins and
     // caps the direct path draws).

@@ -1,5 +1,7 @@
 #include "render/symbol_painter.h"
 
+#include "render/stroke_painter.h"
+
 #include <QCache>
 #include <QDir>
 #include <QFont>
@@ -59,12 +61,16 @@ QPolygonF aggEllipse(double rx, double ry)
 // where QPainter's thin pens take a cosmetic-line shortcut.
 void paintShape(QPainter& p, const QPainterPath& path, const QBrush& brush, const QPen& pen)
 {
-    if (brush.style() != Qt::NoBrush) p.fillPath(path, brush);
+    if (brush.style() == Qt::SolidPattern) {
+        if (!StrokePainter::fillPathDirect(p, path, brush.color())) p.fillPath(path, brush);
+    } else if (brush.style() != Qt::NoBrush) {
+        p.fillPath(path, brush);
+    }
     if (pen.style() == Qt::NoPen || pen.widthF() <= 0) return;
     QPainterPathStroker stroker(pen);
     QPainterPath outline = stroker.createStroke(path);
     outline.setFillRule(Qt::WindingFill);
-    p.fillPath(outline, pen.color());
+    if (!StrokePainter::fillPathDirect(p, outline, pen.color())) p.fillPath(outline, pen.color());
 }
 
 // Vector symbol outline in symbol units; -99 -99 starts a new part. Points

@@ -1,5 +1,6 @@
 // The coverage rasterizer against geometry whose pixel coverage is known
 // exactly, and against Qt's own anti-aliased fill on random shapes.
+#include "encode/pixel_rows.h"
 #include "render/coverage_rasterizer.h"
 #include "render/stroke_outline.h"
 
@@ -71,7 +72,9 @@ private Q_SLOTS:
         QFETCH(int, expected);
         QImage img = blank(6, 6);
         fillPolygons(img, {rect(x0, 1, 5, 5)}, CoverageRasterizer::FillRule::NonZero);
-        QVERIFY2(std::abs(alphaAt(img, 2, 2) - expected) <= 1, qPrintable(QString::number(alphaAt(img, 2, 2))));
+        // AGG's truncating blend leaves alpha up to two steps above the area.
+        QVERIFY2(alphaAt(img, 2, 2) >= expected - 1 && alphaAt(img, 2, 2) <= expected + 2,
+                 qPrintable(QString::number(alphaAt(img, 2, 2))));
         QCOMPARE(alphaAt(img, 3, 2), 255);
         QCOMPARE(alphaAt(img, 1, 2), 0);
     }
@@ -135,14 +138,33 @@ private Q_SLOTS:
         r.addPolygon(half.constData(), int(half.size()));
         r.fill(img, qRgb(0, 0, 0), CoverageRasterizer::FillRule::NonZero);
         QCOMPARE(img.pixel(2, 1), qRgb(0, 0, 0));
-        QVERIFY(std::abs(qRed(img.pixel(1, 1)) - 128) <= 1);
+        // AGG: white x (255 - 128) >> 8, truncated: 126.
+        QCOMPARE(qRed(img.pixel(1, 1)), 126);
         QCOMPARE(img.pixel(0, 1), qRgb(255, 255, 255));
+    }
+
+    void edgeOnAClearCanvasAsAgg()
+    {
+        // MapServer's AGG blend of a half-covered pixel onto transparency:
+        // alpha (255 x 129) >> 8 = 128 gives colour 128 and alpha
+        // 255 - (127 x 255 >> 8) = 129, which its PNG writes as red 253.
+        QImage img = blank(6, 6);
+        CoverageRasterizer r;
+        r.reset(6, 6);
+        const QPolygonF half = rect(2.5, 1, 5, 5);
+        r.addPolygon(half.constData(), int(half.size()));
+        r.fill(img, qRgb(255, 0, 0), CoverageRasterizer::FillRule::NonZero);
+        const QRgb edge = reinterpret_cast<const QRgb*>(img.constScanLine(2))[2];
+        QCOMPARE(qRed(edge), 128);
+        QCOMPARE(qAlpha(edge), 129);
+        QCOMPARE(int(unpremultiplyTable(Unpremultiply::DivideByAlpha)[129 * 256 + 128]), 253);
     }
 
     void matchesQtOnRandomStrokes()
     {
         // The same outlines filled by Qt's rasteriser: both compute exact
-        // area coverage, so every pixel agrees to within rounding.
+        // area coverage, so every pixel agrees to within rounding (and
+        // AGG's truncating blend, one step more).
         QRandomGenerator rng(7);
         for (int round = 0; round < 20; ++round) {
             QList<QPolygonF> lines{QPolygonF()};
@@ -160,7 +182,7 @@ private Q_SLOTS:
             int worst = 0;
             for (int y = 0; y < 64; ++y)
                 for (int x = 0; x < 64; ++x) worst = std::max(worst, std::abs(alphaAt(ours, x, y) - alphaAt(qt, x, y)));
-            QVERIFY2(worst <= 4, qPrintable(QStringLiteral("round %1: worst difference %2").arg(round).arg(worst)));
+            QVERIFY2(worst <= 5, qPrintable(QStringLiteral("round %1: worst difference %2").arg(round).arg(worst)));
         }
     }
 
