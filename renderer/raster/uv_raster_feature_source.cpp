@@ -168,6 +168,63 @@ Result<std::unique_ptr<FeatureCursor>> UvRasterFeatureSource::query(const Featur
     return sampleRasterGrid(q.cancel);
 }
 
+// msUVRASTERGetSearchRect: where the layer's extent, in the map's CRS,
+// does not cover the whole view, the grid spans only what it can use -- the
+// layer's extent with the view's proportion of margin when the view holds
+// all of it, else the part of the view it overlaps -- so that a view mostly
+// outside the projection's domain keeps a fine enough grid.
+Result<Rect> UvRasterFeatureSource::searchRect(const Rect& centres, const Crs& mapCrs) const
+{
+    if (!(mapCrs.isGeographic() && m_crs->isGeographic())) {
+        const Rect ori = m_layer.extent.isValid() ? m_layer.extent : *m_extent;
+        Result<Rect> layer = projectedRect(ori, *m_crs, mapCrs);
+        if (!layer) return layer.error();
+        const Rect& l = *layer;
+        const Rect& m = centres;
+        const bool covers = l.minx <= m.minx && l.miny <= m.miny && l.maxx >= m.maxx && l.maxy >= m.maxy;
+        if (!covers) {
+            if (l.minx >= m.minx && l.maxx <= m.maxx && l.miny >= m.miny && l.maxy <= m.maxy) {
+                const double extraX = m.width() / l.width() * ori.width(), extraY = m.height() / l.height() * ori.height();
+                return Rect{ori.minx - extraX / 2, ori.miny - extraY / 2, ori.maxx + extraX / 2, ori.maxy + extraY / 2};
+            }
+            const Rect overlap{std::max(m.minx, l.minx), std::max(m.miny, l.miny), std::min(m.maxx, l.maxx), std::min(m.maxy, l.maxy)};
+            return projectedRect(overlap, mapCrs, *m_crs);
+        }
+    }
+    return projectedRect(centres, mapCrs, *m_crs);
+}
+
+// msProjectRect: from a polar projection to longitudes and latitudes, a
+// rectangle around the pole spans every longitude up to the pole.
+Result<Rect> UvRasterFeatureSource::projectedRect(const Rect& r, const Crs& from, const Crs& to)
+{
+    auto transform = CoordinateTransform::forThread(from, to);
+    if (!transform) return transform.error();
+    // msProjectRectAsPolygon: 100 steps along each edge and the diagonal.
+    constexpr int steps = 100;
+    std::vector<double> xs, ys;
+    xs.reserve(5 * steps + 3), ys.reserve(5 * steps + 3);
+    const double dx = r.width() / steps, dy = r.height() / steps;
+    for (int i = 0; i <= steps; ++i) xs.push_back(r.minx + i * dx), ys.push_back(r.miny);
+    for (int i = 1; i <= steps; ++i) xs.push_back(r.maxx), ys.push_back(r.miny + i * dy);
+    for (int i = steps - 1; i >= 0; --i) xs.push_back(r.minx + i * dx), ys.push_back(r.maxy);
+    for (int i = steps - 1; i >= 0; --i) xs.push_back(r.minx), ys.push_back(r.miny + i * dy);
+    for (int i = steps - 2; i >= 1; --i) xs.push_back(r.minx + i * dx), ys.push_back(r.miny + i * dy);
+    (*transform)->transform(xs.data(), ys.data(), int(xs.size()));
+    Rect bounds{HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (size_t i = 0; i < xs.size(); ++i) {
+        if (!std::isfinite(xs[i]) || !std::isfinite(ys[i])) continue;
+        bounds.minx = std::min(bounds.minx, xs[i]), bounds.maxx = std::max(bounds.maxx, xs[i]);
+        bounds.miny = std::min(bounds.miny, ys[i]), bounds.maxy = std::max(bounds.maxy, ys[i]);
+    }
+    if (!from.isGeographic() && to.isGeographic() && r.minx <= 0 && r.miny <= 0 && r.maxx >= 0 && r.maxy >= 0) {
+        double x = 0, y = 0;
+        (*transform)->transform(&x, &y, 1);
+        if (std::abs(std::abs(y) - 90) < 1e-8) bounds.minx = -180, bounds.maxx = 180, bounds.maxy = y;
+    }
+    return bounds;
+}
+
 Result<std::unique_ptr<FeatureCursor>> UvRasterFeatureSource::sampleView(const FeatureQuery::View& view, const CancelToken& cancel)
 {
     const auto none = [] { return std::unique_ptr<FeatureCursor>(new ListCursor(kFields, {})); };
@@ -178,10 +235,11 @@ Result<std::unique_ptr<FeatureCursor>> UvRasterFeatureSource::sampleView(const F
     Rect rect{view.extent.minx + view.extent.width() / W / 2, view.extent.miny + view.extent.height() / H / 2,
               view.extent.maxx - view.extent.width() / W / 2, view.extent.maxy - view.extent.height() / H / 2};
     const std::optional<Crs>& gridCrs = swapped ? m_plainCrs : m_crs;
-    if (view.crs.isValid() && gridCrs && *gridCrs != view.crs) {
-        auto toLayer = CoordinateTransform::forThread(view.crs, *gridCrs);
-        if (!toLayer) return Error(QStringLiteral("UVRASTER: ") + toLayer.message());
-        rect = (*toLayer)->transformBounds(rect);
+    // MapServer narrows the grid whenever both have a projection, the same or not.
+    if (view.crs.isValid() && gridCrs && (swapped ? *gridCrs != view.crs : true)) {
+        Result<Rect> searched = swapped ? projectedRect(rect, view.crs, *gridCrs) : searchRect(rect, view.crs);
+        if (!searched) return Error(QStringLiteral("UVRASTER: ") + searched.message());
+        rect = *searched;
         if (!rect.isValid() || !std::isfinite(rect.width()) || !std::isfinite(rect.height())) return none();
     }
     double mapCell = std::max(cellSize(rect.width(), W), cellSize(rect.height(), H));

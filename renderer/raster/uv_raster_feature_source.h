@@ -51,6 +51,8 @@ private:
     UvRasterFeatureSource() = default;
     Result<std::unique_ptr<FeatureCursor>> sampleView(const FeatureQuery::View& view, const CancelToken& cancel);
     Result<std::unique_ptr<FeatureCursor>> sampleRasterGrid(const CancelToken& cancel);
+    Result<Rect> searchRect(const Rect& centres, const Crs& mapCrs) const;
+    static Result<Rect> projectedRect(const Rect& r, const Crs& from, const Crs& to);
     bool openSwappedHemispheres(const QString& rasterPath, const QString& mapDir);
 
     LayerDef m_layer;
