@@ -134,6 +134,53 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("layer 'wind'")) && error.contains(message), qPrintable(error));
     }
 
+    void lonWrapSwapsTheHemispheres()
+    {
+        // 0..360 longitudes, no georeferencing (the EXTENT places it): u = 1
+        // west of 180 (the eastern hemisphere), u = -1 beyond (the western).
+        const QString path = m_dir.filePath(QStringLiteral("wrap.tif"));
+        GDALDatasetH ds = GDALCreate(GDALGetDriverByName("GTiff"), path.toUtf8().constData(), 36, 18, 2, GDT_Float32, nullptr);
+        QVERIFY(ds);
+        std::vector<float> u(36 * 18), v(36 * 18, 0.0f);
+        for (int y = 0; y < 18; ++y)
+            for (int x = 0; x < 36; ++x) u[size_t(y * 36 + x)] = x < 18 ? 1.0f : -1.0f;
+        QCOMPARE(GDALRasterIO(GDALGetRasterBand(ds, 1), GF_Write, 0, 0, 36, 18, u.data(), 36, 18, GDT_Float32, 0, 0), CE_None);
+        QCOMPARE(GDALRasterIO(GDALGetRasterBand(ds, 2), GF_Write, 0, 0, 36, 18, v.data(), 36, 18, GDT_Float32, 0, 0), CE_None);
+        GDALClose(ds);
+        const QByteArray map = "MAP\n SIZE 360 180\n EXTENT -180 -90 180 90\n PROJECTION \"init=epsg:4326\" END\n"
+                               " LAYER\n  NAME \"wind\"\n  TYPE POINT\n  STATUS ON\n  CONNECTIONTYPE UVRASTER\n"
+                               "  DATA \"" + path.toUtf8() + "\"\n  EXTENT 0 -90 360 90\n"
+                               "  PROCESSING \"BANDS=1,2\"\n  PROCESSING \"UV_SPACING=60\"\n"
+                               "  PROJECTION \"proj=longlat\" \"datum=WGS84\" \"lon_wrap=180\" END\n"
+                               "  CLASS STYLE COLOR 255 0 0 END END\n END\nEND\n";
+        LoadResult loaded = parseMapText(map, m_dir.filePath("wrap.map"));
+        QVERIFY(loaded.ok());
+        const EngineContext context;
+        auto source = openFeatureSource(*loaded.map, loaded.map->layers.first(), context);
+        QVERIFY2(source, qPrintable(source.message()));
+        FeatureQuery q;
+        q.view = FeatureQuery::View{{-180, -90, 180, 90}, 360, 180, *Crs::fromUserInput(QStringLiteral("EPSG:4326"))};
+        auto cursor = (*source)->query(q);
+        QVERIFY2(cursor, qPrintable(cursor.message()));
+        int west = 0, east = 0;
+        Feature f;
+        while ((*cursor)->next(f)) {
+            const double x = f.geometry.xy[0];
+            QVERIFY2(x > -180 && x < 180, qPrintable(QString::number(x)));
+            // West of Greenwich the raster's second half (u = -1) shows.
+            if (x < -5) {
+                QCOMPARE(f.values[4], QStringLiteral("-1.000000"));
+                ++west;
+            } else if (x > 5) {
+                QCOMPARE(f.values[4], QStringLiteral("1.000000"));
+                ++east;
+            }
+        }
+        // 6 x 3 points (360 / 60 by 180 / 60), half of them each side.
+        QCOMPARE(west, 9);
+        QCOMPARE(east, 9);
+    }
+
     void writerKeepsTheConnectionType()
     {
         LoadResult loaded = parseMapText(uvMap(m_wind, {}), m_dir.filePath("w.map"));

@@ -1,0 +1,104 @@
+// Raw band values resampled onto a view (MapServer's raw-data image mode):
+// AVERAGE weighs the source pixels under each view pixel by area, no-data
+// pixels weigh nothing, NEAREST takes the pixel under the centre.
+
+#include "geo/map_view.h"
+#include "mapfile/layer_def.h"
+#include "mapfile/processing.h"
+#include "raster/raw_band_resampler.h"
+
+#include <gdal.h>
+
+#include <QTest>
+
+using namespace maptune;
+
+namespace {
+
+// 4 x 2 pixels of 1 x 1 over 0..4 x 0..2; band 1 holds 0..7 row by row
+// (7 is no-data), band 2 ten times as much.
+GDALDatasetH makeRaster()
+{
+    GDALDatasetH ds = GDALCreate(GDALGetDriverByName("MEM"), "", 4, 2, 2, GDT_Float32, nullptr);
+    double gt[6] = {0, 1, 0, 2, 0, -1};
+    GDALSetGeoTransform(ds, gt);
+    float v[8];
+    for (int band = 1; band <= 2; ++band) {
+        for (int i = 0; i < 8; ++i) v[i] = float(i * (band == 1 ? 1 : 10));
+        GDALRasterBandH b = GDALGetRasterBand(ds, band);
+        GDALSetRasterNoDataValue(b, band == 1 ? 7 : 70);
+        if (GDALRasterIO(b, GF_Write, 0, 0, 4, 2, v, 4, 2, GDT_Float32, 0, 0) != CE_None) return nullptr;
+    }
+    return ds;
+}
+
+MapView viewOf(const Rect& extent, int w, int h)
+{
+    MapView v;
+    v.extent = extent;
+    v.width = w, v.height = h;
+    return v;
+}
+
+}  // namespace
+
+class TestRawBandResampler : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { GDALAllRegister(); }
+
+    void averageWeighsByAreaAndSkipsNoData()
+    {
+        GDALDatasetH ds = makeRaster();
+        QVERIFY(ds);
+        const LayerDef layer;
+        const ProcessingOptions options(QStringList{});
+        GeoTransform gt;
+        gt.c = {0, 1, 0, 2, 0, -1};
+        RawBandsRequest r{ds, {1, 2}, &layer, &options, Resample::Average};
+        // Two view pixels, each over a 2 x 2 block of the raster.
+        const Result<RawRaster> out = RawBandResampler::render(r, gt, Crs(), viewOf({0, 0, 4, 2}, 2, 1));
+        QVERIFY2(out, qPrintable(out.message()));
+        QVERIFY(out->isValid(0) && out->isValid(1));
+        QCOMPARE(out->bands[0][0], (0.f + 1 + 4 + 5) / 4);
+        QCOMPARE(out->bands[1][0], (0.f + 10 + 40 + 50) / 4);
+        // The right block's 7 / 70 is no-data: the mean of the other three.
+        QCOMPARE(out->bands[0][1], (2.f + 3 + 6) / 3);
+        GDALClose(ds);
+    }
+
+    void nearestTakesThePixelUnderTheCentre()
+    {
+        GDALDatasetH ds = makeRaster();
+        QVERIFY(ds);
+        const LayerDef layer;
+        const ProcessingOptions options(QStringList{});
+        GeoTransform gt;
+        gt.c = {0, 1, 0, 2, 0, -1};
+        RawBandsRequest r{ds, {1, 2}, &layer, &options, Resample::Nearest};
+        const Result<RawRaster> out = RawBandResampler::render(r, gt, Crs(), viewOf({0, 0, 4, 2}, 4, 2));
+        QVERIFY2(out, qPrintable(out.message()));
+        for (int i = 0; i < 7; ++i) QCOMPARE(out->bands[0][size_t(i)], float(i));
+        QVERIFY(!out->isValid(7));  // no-data in every band
+        GDALClose(ds);
+    }
+
+    void outsideTheRasterNothingIsValid()
+    {
+        GDALDatasetH ds = makeRaster();
+        QVERIFY(ds);
+        const LayerDef layer;
+        const ProcessingOptions options(QStringList{});
+        GeoTransform gt;
+        gt.c = {0, 1, 0, 2, 0, -1};
+        RawBandsRequest r{ds, {1, 2}, &layer, &options, Resample::Average};
+        const Result<RawRaster> out = RawBandResampler::render(r, gt, Crs(), viewOf({10, 10, 14, 12}, 2, 1));
+        QVERIFY2(out, qPrintable(out.message()));
+        QVERIFY(!out->isValid(0) && !out->isValid(1));
+        GDALClose(ds);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRawBandResampler)
+#include "test_raw_band_resampler.moc"
