@@ -164,15 +164,20 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
         const double ay = sym->anchorSet ? sym->anchorY * sy : sy / 2;
         p.scale(scale, scale);
         p.translate(-ax, -ay);
+        // AGG's conv_stroke defaults, which MapServer keeps for vector
+        // symbols: butt caps, miter joins (limit 4 half-widths: Qt's 2 widths).
+        const auto aggStroke = [](QPen pen) {
+            pen.setCapStyle(Qt::FlatCap);
+            pen.setJoinStyle(Qt::MiterJoin);
+            pen.setMiterLimit(2);
+            return pen;
+        };
         if (sym->filled) {
             QPen pen = outlinePen;
-            if (pen.style() != Qt::NoPen) pen.setWidthF(pen.widthF() / scale);
+            if (pen.style() != Qt::NoPen) pen = aggStroke(QPen(pen.color(), pen.widthF() / scale));
             paintShape(p, path, s.fill.isValid() ? QBrush(s.fill) : QBrush(Qt::NoBrush), pen);
         } else {
-            QPen pen(s.fill.isValid() ? s.fill : s.outline, s.width / scale);
-            pen.setCapStyle(Qt::RoundCap);
-            pen.setJoinStyle(Qt::RoundJoin);
-            paintShape(p, path, Qt::NoBrush, pen);
+            paintShape(p, path, Qt::NoBrush, aggStroke(QPen(s.fill.isValid() ? s.fill : s.outline, s.width / scale)));
         }
     } else if (sym->type == SymbolType::Pixmap) {
         QImage img = pixmapOf(*sym, s.baseDir);
