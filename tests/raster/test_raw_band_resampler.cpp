@@ -32,12 +32,22 @@ GDALDatasetH makeRaster()
     return ds;
 }
 
-MapView viewOf(const Rect& extent, int w, int h)
+// The test raster resampled onto a view of `extent` at w x h pixels.
+Result<RawRaster> resample(Resample mode, const Rect& extent, int w, int h)
 {
-    MapView v;
-    v.extent = extent;
-    v.width = w, v.height = h;
-    return v;
+    GDALDatasetH ds = makeRaster();
+    if (!ds) return Error(QStringLiteral("cannot make the test raster"));
+    const LayerDef layer;
+    const ProcessingOptions options(QStringList{});
+    GeoTransform gt;
+    gt.c = {0, 1, 0, 2, 0, -1};
+    MapView view;
+    view.extent = extent;
+    view.width = w, view.height = h;
+    const RawBandsRequest r{ds, {1, 2}, &layer, &options, mode};
+    Result<RawRaster> out = RawBandResampler::render(r, gt, Crs(), view);
+    GDALClose(ds);
+    return out;
 }
 
 }  // namespace
@@ -50,53 +60,29 @@ private Q_SLOTS:
 
     void averageWeighsByAreaAndSkipsNoData()
     {
-        GDALDatasetH ds = makeRaster();
-        QVERIFY(ds);
-        const LayerDef layer;
-        const ProcessingOptions options(QStringList{});
-        GeoTransform gt;
-        gt.c = {0, 1, 0, 2, 0, -1};
-        RawBandsRequest r{ds, {1, 2}, &layer, &options, Resample::Average};
         // Two view pixels, each over a 2 x 2 block of the raster.
-        const Result<RawRaster> out = RawBandResampler::render(r, gt, Crs(), viewOf({0, 0, 4, 2}, 2, 1));
+        const Result<RawRaster> out = resample(Resample::Average, {0, 0, 4, 2}, 2, 1);
         QVERIFY2(out, qPrintable(out.message()));
         QVERIFY(out->isValid(0) && out->isValid(1));
         QCOMPARE(out->bands[0][0], (0.f + 1 + 4 + 5) / 4);
         QCOMPARE(out->bands[1][0], (0.f + 10 + 40 + 50) / 4);
         // The right block's 7 / 70 is no-data: the mean of the other three.
         QCOMPARE(out->bands[0][1], (2.f + 3 + 6) / 3);
-        GDALClose(ds);
     }
 
     void nearestTakesThePixelUnderTheCentre()
     {
-        GDALDatasetH ds = makeRaster();
-        QVERIFY(ds);
-        const LayerDef layer;
-        const ProcessingOptions options(QStringList{});
-        GeoTransform gt;
-        gt.c = {0, 1, 0, 2, 0, -1};
-        RawBandsRequest r{ds, {1, 2}, &layer, &options, Resample::Nearest};
-        const Result<RawRaster> out = RawBandResampler::render(r, gt, Crs(), viewOf({0, 0, 4, 2}, 4, 2));
+        const Result<RawRaster> out = resample(Resample::Nearest, {0, 0, 4, 2}, 4, 2);
         QVERIFY2(out, qPrintable(out.message()));
         for (int i = 0; i < 7; ++i) QCOMPARE(out->bands[0][size_t(i)], float(i));
         QVERIFY(!out->isValid(7));  // no-data in every band
-        GDALClose(ds);
     }
 
     void outsideTheRasterNothingIsValid()
     {
-        GDALDatasetH ds = makeRaster();
-        QVERIFY(ds);
-        const LayerDef layer;
-        const ProcessingOptions options(QStringList{});
-        GeoTransform gt;
-        gt.c = {0, 1, 0, 2, 0, -1};
-        RawBandsRequest r{ds, {1, 2}, &layer, &options, Resample::Average};
-        const Result<RawRaster> out = RawBandResampler::render(r, gt, Crs(), viewOf({10, 10, 14, 12}, 2, 1));
+        const Result<RawRaster> out = resample(Resample::Average, {10, 10, 14, 12}, 2, 1);
         QVERIFY2(out, qPrintable(out.message()));
         QVERIFY(!out->isValid(0) && !out->isValid(1));
-        GDALClose(ds);
     }
 };
 
