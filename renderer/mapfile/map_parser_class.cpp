@@ -116,7 +116,7 @@ const KeywordTable<StyleDef>& styleTable()
             {QStringLiteral("RANGEITEM"), stringField(&StyleDef::rangeItem)},
             {QStringLiteral("ANGLEITEM"), extraField<StyleDef>(1)},
             {QStringLiteral("SIZEITEM"), extraField<StyleDef>(1)},
-            {QStringLiteral("ANTIALIAS"), extraField<StyleDef>(1)},
+            {QStringLiteral("ANTIALIAS"), boolField(&StyleDef::antialias)},
         };
         addScaleKeywords(t, &StyleDef::minScaleDenom, &StyleDef::maxScaleDenom);
         return t;

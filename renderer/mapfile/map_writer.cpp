@@ -223,6 +223,7 @@ void Writer::style(const StyleDef& s)
     if (!(s.polarOffsetRadius == d.polarOffsetRadius && s.polarOffsetAngle == d.polarOffsetAngle))
         kw("POLAROFFSET", num(s.polarOffsetRadius) + QLatin1Char(' ') + num(s.polarOffsetAngle));
     if (!s.geomTransform.isEmpty()) kw("GEOMTRANSFORM", geomTransform(s.geomTransform));
+    if (s.antialias != d.antialias) kw("ANTIALIAS", boolWord(s.antialias));
     number("MINSCALEDENOM", s.minScaleDenom, d.minScaleDenom);
     number("MAXSCALEDENOM", s.maxScaleDenom, d.maxScaleDenom);
     if (s.hasRange) {

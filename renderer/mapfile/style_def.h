@@ -37,6 +37,7 @@ struct StyleDef {
     LineCap lineCap = LineCap::Round;
     LineJoin lineJoin = LineJoin::Round;
     double lineJoinMaxSize = 3;
+    bool antialias = true;          // ANTIALIAS FALSE: pixels at least half covered, in full
     NumberOrAttr offsetX{0};
     NumberOrAttr offsetY{0};
     NumberOrAttr polarOffsetRadius{0};

@@ -69,9 +69,11 @@ void LineBandPainter::drawItem(const DrawItem& item, int pass, const PixelTarget
     const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
     const double outlineWidth = r.width + 2 * r.outlineWidth;
     if (r.outline.isValid() && outlineWidth > 0)
-        StrokePainter::strokeInto(target, parts, StyleResolver::linePen(r.outline, outlineWidth, s, m_scale), false);
+        StrokePainter::strokeInto(target, parts, StyleResolver::linePen(r.outline, outlineWidth, s, m_scale), false,
+                                  StrokePainter::coverageFor(s));
     if (r.color.isValid() && r.width > 0)
-        StrokePainter::strokeInto(target, parts, StyleResolver::linePen(r.color, r.width, s, m_scale), false);
+        StrokePainter::strokeInto(target, parts, StyleResolver::linePen(r.color, r.width, s, m_scale), false,
+                                  StrokePainter::coverageFor(s));
 }
 
 }  // namespace maptune

@@ -3,6 +3,8 @@
 #include "render/coverage_rasterizer.h"
 #include "render/dash_pattern.h"
 #include "render/polygon_fill.h"
+
+#include <QScopeGuard>
 #include "render/stroke_outline.h"
 
 #include <QPainterPath>
@@ -63,7 +65,18 @@ bool StrokePainter::strokesDirectly(const QPen& pen, bool closed)
 
 // The outline of the stroke (StrokeOutline, after the dash pattern), filled
 // by the coverage rasterizer straight into the target's rows.
-void StrokePainter::strokeInto(const PixelTarget& t, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
+const CoverageRasterizer::GammaTable* StrokePainter::aliased()
+{
+    static const CoverageRasterizer::GammaTable table = [] {
+        CoverageRasterizer::GammaTable t{};
+        for (int c = 0; c < 256; ++c) t[size_t(c)] = c >= 128 ? 255 : 0;
+        return t;
+    }();
+    return &table;
+}
+
+void StrokePainter::strokeInto(const PixelTarget& t, const QList<QPolygonF>& parts, const QPen& pen, bool closed,
+                               const CoverageRasterizer::GammaTable* coverage)
 {
     const double width = pen.widthF();
     const bool dashed = pen.style() == Qt::CustomDashLine;
@@ -84,18 +97,23 @@ void StrokePainter::strokeInto(const PixelTarget& t, const QList<QPolygonF>& par
         // A ring's two ends meet: round caps make the join there.
         StrokeOutline::round(lines, width, (closed && !dashed) || pen.capStyle() == Qt::RoundCap, r);
     }
-    r.fill(t.bits, t.bytesPerLine, t.width, t.height, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero);
+    r.fill(t.bits, t.bytesPerLine, t.width, t.height, pen.color().rgba(), CoverageRasterizer::FillRule::NonZero, coverage);
 }
 
-void StrokePainter::stroke(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed)
+void StrokePainter::stroke(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed,
+                           const CoverageRasterizer::GammaTable* coverage)
 {
     if (pen.widthF() <= 0 || !pen.color().isValid()) return;
     if (strokesDirectly(pen, closed)) {
         if (QImage* image = directTarget(p)) {
-            strokeInto(PixelTarget::whole(*image), parts, pen, closed);
+            strokeInto(PixelTarget::whole(*image), parts, pen, closed, coverage);
             return;
         }
     }
+    // Qt's own aliased rasterising stands in for the threshold on this path.
+    const bool aa = p.testRenderHint(QPainter::Antialiasing);
+    if (coverage) p.setRenderHint(QPainter::Antialiasing, false);
+    const auto restore = qScopeGuard([&] { p.setRenderHint(QPainter::Antialiasing, aa); });
     QPainterPath path;
     for (const QPolygonF& part : parts) {
         if (part.size() < 2) continue;

@@ -6,6 +6,7 @@
 // threads can share one canvas.
 
 #include "mapfile/map_def.h"
+#include "render/coverage_rasterizer.h"
 
 #include <QImage>
 #include <QList>
@@ -28,12 +29,20 @@ struct PixelTarget {
 class StrokePainter {
 public:
     // Polylines (or rings when `closed`) with `pen`, through whichever path fits.
-    static void stroke(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed);
+    // `coverage`, when given, remaps coverage before blending (aliased() for ANTIALIAS FALSE).
+    static void stroke(QPainter& p, const QList<QPolygonF>& parts, const QPen& pen, bool closed,
+                       const CoverageRasterizer::GammaTable* coverage = nullptr);
     // Whether `pen` strokes directly: round joins with round or butt caps,
     // or an open hairline (butt caps, bevel joins); solid or dashed.
     static bool strokesDirectly(const QPen& pen, bool closed);
     // The direct path only (strokesDirectly(pen, closed) must hold).
-    static void strokeInto(const PixelTarget& t, const QList<QPolygonF>& parts, const QPen& pen, bool closed);
+    static void strokeInto(const PixelTarget& t, const QList<QPolygonF>& parts, const QPen& pen, bool closed,
+                           const CoverageRasterizer::GammaTable* coverage = nullptr);
+    // AGG's gamma_threshold(0.5), MapServer's ANTIALIAS FALSE: a pixel at
+    // least half covered is drawn in full, others not at all.
+    static const CoverageRasterizer::GammaTable* aliased();
+    // The coverage table a style asks for: aliased() or none.
+    static const CoverageRasterizer::GammaTable* coverageFor(const StyleDef& s) { return s.antialias ? nullptr : aliased(); }
     // Rings with the even-odd rule and MapServer's polygon gamma.
     static void fillRings(QPainter& p, const QList<QPolygonF>& rings, const QColor& color);
     // A painter path in `color` through the coverage rasterizer (AGG's

@@ -609,14 +609,17 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
             const MarkerStyle m = markerOf(r, r.angle);
             for (const QPolygonF& part : parts) SymbolPainter::drawAlongLine(p, part, m, s.gap * scale, s.initialGap * scale);
         } else {
-            if (r.outline.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false);
-            if (r.color.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.color, r.width, s, scale), false);
+            const auto* coverage = StrokePainter::coverageFor(s);
+            if (r.outline.isValid())
+                StrokePainter::stroke(p, parts, StyleResolver::linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false, coverage);
+            if (r.color.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.color, r.width, s, scale), false, coverage);
         }
     };
     auto fillParts = [&](const ResolvedStyle& r, const StyleDef& s, const QList<QPolygonF>& polygon) {
         const QList<QPolygonF> rings = LineOffset::apply(polygon, r.offsetX, r.offsetY);
         StrokePainter::fillRings(p, rings, r.color);
-        if (r.outline.isValid()) StrokePainter::stroke(p, rings, StyleResolver::linePen(r.outline, r.width, s, scale), true);
+        if (r.outline.isValid())
+            StrokePainter::stroke(p, rings, StyleResolver::linePen(r.outline, r.width, s, scale), true, StrokePainter::coverageFor(s));
     };
     auto allPoints = [](const QList<QPolygonF>& parts) {
         QList<TransformMarker> at;

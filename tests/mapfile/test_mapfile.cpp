@@ -243,6 +243,9 @@ void TestMapfile::accept_data()
                 .join(' ');
         },
         "1 -20 5 2.5 1 1 2 dy r 45 (buffer([shape], 5))");
+    row("style antialias", "LAYER CLASS STYLE ANTIALIAS FALSE END STYLE END END END",
+        [](const MapDef& m) { return QString::number(S(m, 0, 0, 0).antialias) + QString::number(S(m, 0, 0, 1).antialias); },
+        "01");
     row("colour range", "LAYER CLASS STYLE DATARANGE 0 100 COLORRANGE 0 0 0 255 255 255 RANGEITEM 'v' END END END",
         [](const MapDef& m) {
             const auto& s = S(m);

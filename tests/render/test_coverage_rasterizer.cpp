@@ -3,6 +3,7 @@
 #include "encode/pixel_rows.h"
 #include "render/coverage_rasterizer.h"
 #include "render/stroke_outline.h"
+#include "render/stroke_painter.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -141,6 +142,30 @@ private Q_SLOTS:
         // AGG: white x (255 - 128) >> 8, truncated: 126.
         QCOMPARE(qRed(img.pixel(1, 1)), 126);
         QCOMPARE(img.pixel(0, 1), qRgb(255, 255, 255));
+    }
+
+    void aliasedStrokesAreAllOrNothing()
+    {
+        // ANTIALIAS FALSE: AGG's 0.5 coverage threshold leaves no partial pixel.
+        const QList<QPolygonF> line{QPolygonF{QPointF(3.3, 4.1), QPointF(40.7, 27.6), QPointF(55.2, 9.9)}};
+        QImage aliased = blank(64, 32), smooth = blank(64, 32);
+        const QPen pen(QColor(128, 128, 128), 5, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+        StrokePainter::strokeInto(PixelTarget::whole(aliased), line, pen, false, StrokePainter::aliased());
+        StrokePainter::strokeInto(PixelTarget::whole(smooth), line, pen, false);
+        int partialAliased = 0, partialSmooth = 0, inked = 0;
+        for (int y = 0; y < 32; ++y)
+            for (int x = 0; x < 64; ++x) {
+                const int a = alphaAt(aliased, x, y), b = alphaAt(smooth, x, y);
+                partialAliased += a > 0 && a < 255;
+                partialSmooth += b > 0 && b < 255;
+                inked += a == 255;
+                // Drawn exactly where the smooth stroke covers at least half
+                // (coverage 128 blends to alpha 129 on a clear canvas, 127 to 128).
+                QCOMPARE(a == 255, b >= 129);
+            }
+        QCOMPARE(partialAliased, 0);
+        QVERIFY(partialSmooth > 20);
+        QVERIFY(inked > 100);
     }
 
     void edgeOnAClearCanvasAsAgg()
