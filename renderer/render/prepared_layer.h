@@ -44,6 +44,9 @@ struct PointQuery {
     double scaleDenom = 0;                  // of the view: picks the SCALETOKEN variant
     int maxFeatures = 1;                    // per layer; <= 0: all
     std::optional<double> tolerancePixels;  // mapserv's RADIUS: overrides TOLERANCE
+    // The view clicked, for sources that lay their features on its grid
+    // (UVRASTER); unset: they fall back to their own grid.
+    std::optional<FeatureQuery::View> view;
     CancelToken cancel;
 };
 

@@ -61,7 +61,8 @@ bool PreparedVectorLayer::render(const LayerDrawRequest& request) const
 // point -- sorted by feature id, at most maxFeatures.
 Result<PreparedVectorLayer::QueryCursor> PreparedVectorLayer::queryCursor(const LayerDef& layer, const std::optional<Crs>& crs,
                                                                           const Rect& box, double scaleDenom,
-                                                                          const CancelToken& cancel, bool inheritMapCrs) const
+                                                                          const CancelToken& cancel, bool inheritMapCrs,
+                                                                          const std::optional<FeatureQuery::View>& view) const
 {
     if (!m_crsError.isEmpty()) return Error(m_crsError);
     auto opened = openFeatureSource(m_map, layer, m_context);
@@ -78,6 +79,7 @@ Result<PreparedVectorLayer::QueryCursor> PreparedVectorLayer::queryCursor(const 
     q.attributes = {QStringLiteral("*")};
     q.scaleDenom = scaleDenom;
     q.cancel = cancel;
+    q.view = view;
     if (layerCrs && crs && *layerCrs != *crs) {
         if (box.isValid()) q.bbox = projectRect(*crs, *layerCrs, box);
         auto made = CoordinateTransform::forThread(*layerCrs, *crs);
@@ -133,7 +135,7 @@ PointQueryResult PreparedVectorLayer::queryPoint(const PointQuery& query) const
     const double pad = std::max(tolerance, query.cellSize / 2);
     const Rect search{query.x - pad, query.y - pad, query.x + pad, query.y + pad};
     const std::optional<Crs> queryCrs = query.crs.isValid() ? std::optional<Crs>(query.crs) : m_mapCrs;
-    auto opened = queryCursor(layer, queryCrs, search, 0, query.cancel);
+    auto opened = queryCursor(layer, queryCrs, search, 0, query.cancel, false, query.view);
     if (!opened) {
         result.error = opened.message();
         return result;

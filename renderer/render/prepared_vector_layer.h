@@ -53,7 +53,8 @@ private:
         void toTargetCrs(Geometry& g) const;
     };
     Result<QueryCursor> queryCursor(const LayerDef& layer, const std::optional<Crs>& crs, const Rect& box,
-                                    double scaleDenom, const CancelToken& cancel, bool inheritMapCrs = false) const;
+                                    double scaleDenom, const CancelToken& cancel, bool inheritMapCrs = false,
+                                    const std::optional<FeatureQuery::View>& view = std::nullopt) const;
 
     const MapDef& m_map;
     const EngineContext& m_context;  // the prepared map's: it outlives its layers

@@ -85,6 +85,7 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
     query.scaleDenom = makeMapViewFromEdges(p.bbox, p.width, p.height, p.crs, effectiveUnits(ctx.map, p.crs),
                                             ctx.map.resolution).scaleDenom;
     query.maxFeatures = count;
+    query.view = FeatureQuery::View{p.bbox, p.width, p.height, p.crs};
     query.cancel = ctx.request.cancel;
     if (auto r = ctx.request.value(QStringLiteral("RADIUS")); r && r->compare(QLatin1String("bbox"), Qt::CaseInsensitive) != 0)
         query.tolerancePixels = r->toInt();

@@ -99,6 +99,27 @@ private Q_SLOTS:
         }
     }
 
+    void featureInfoOnTheViewsGrid()
+    {
+        // GetFeatureInfo passes the view clicked: the points are those drawn.
+        LoadResult loaded = parseMapText(uvMap(m_wind, "  PROCESSING \"BANDS=1,2\"\n  PROCESSING \"UV_SPACING=10\"\n"
+                                                       "  TOLERANCE 3\n"),
+                                         m_dir.filePath("w.map"));
+        QVERIFY(loaded.ok());
+        const PreparedMapPtr prepared = PreparedMap::prepare(loaded.map);
+        PointQuery q;
+        q.x = 26, q.y = 14;
+        q.cellSize = 1;
+        q.maxFeatures = 10;
+        q.view = FeatureQuery::View{{0, 0, 40, 20}, 40, 20, Crs()};
+        const PointQueryResult r = prepared->layer(0).queryPoint(q);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.features.size(), 1);
+        QCOMPARE(r.features[0].geometry.xy[0], 25.0);
+        QCOMPARE(r.features[0].geometry.xy[1], 15.0);
+        QCOMPARE(r.features[0].values[0], QStringLiteral("45.000000"));
+    }
+
     void drawnAsArrows()
     {
         LoadResult loaded = parseMapText(uvMap(m_wind, "  PROCESSING \"UV_SPACING=10\"\n"), m_dir.filePath("w.map"));
