@@ -174,10 +174,13 @@ std::optional<LoadPlan> planLoad(const PixelTransform& t, const GeoTransform& sr
     plan.window.dstHeight = std::max(1, int(double(winH) * (nominal / cell)));
     plan.x0 = e.minx, plan.y0 = e.miny;
     plan.fx = double(plan.window.dstWidth) / winW;
-    // Rotated rasters keep square load pixels; north-up ones fit the window exactly (MapServer #1715).
+    // Rotated rasters keep square load pixels; north-up ones with nearly
+    // square pixels fit the window (MapServer #1715) -- in x units: the
+    // loaded rows span winH x the x pixel size, so a pixel 0.5 % taller or
+    // shorter than wide is stretched by that much, as MapServer reads it.
     const bool fitY = srcGt.c[2] == 0 && srcGt.c[4] == 0 && srcGt.c[5] < 0
         && std::fabs(std::fabs(srcGt.c[1]) - std::fabs(srcGt.c[5])) < 0.01 * std::fabs(srcGt.c[1]);
-    plan.fy = fitY ? double(plan.window.dstHeight) / winH : plan.fx;
+    plan.fy = fitY ? std::fabs(srcGt.c[5]) / nominal * plan.window.dstHeight / winH : plan.fx;
     return plan;
 }
 

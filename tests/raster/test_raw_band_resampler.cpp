@@ -78,6 +78,28 @@ private Q_SLOTS:
         QVERIFY(!out->isValid(7));  // no-data in every band
     }
 
+    void nearlySquarePixelsAreReadAsMapServerReadsThem()
+    {
+        // Pixels 0.5 % shorter than wide: MapServer fits the loaded rows to
+        // the window in x units (#1715), stretching y by 0.995.
+        GeoTransform gt;
+        gt.c = {0, 1, 0, 100, 0, -0.995};
+        MapView view;
+        view.extent = {0, 0.5, 100, 100};
+        view.width = 10, view.height = 10;
+        const PixelTransform t(gt, Crs(), view);
+        const ProcessingOptions options(QStringList{});
+        const std::optional<LoadPlan> plan = planLoad(t, gt, 100, 100, view, options);
+        QVERIFY(plan);
+        QCOMPARE(plan->fx, double(plan->window.dstWidth) / plan->window.srcWidth);
+        QVERIFY(qFuzzyCompare(plan->fy, 0.995 * plan->window.dstHeight / plan->window.srcHeight));
+        // Square pixels are not stretched.
+        gt.c[5] = -1;
+        const std::optional<LoadPlan> square = planLoad(PixelTransform(gt, Crs(), view), gt, 100, 100, view, options);
+        QVERIFY(square);
+        QCOMPARE(square->fy, double(square->window.dstHeight) / square->window.srcHeight);
+    }
+
     void outsideTheRasterNothingIsValid()
     {
         const Result<RawRaster> out = resample(Resample::Average, {10, 10, 14, 12}, 2, 1);
