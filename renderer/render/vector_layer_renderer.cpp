@@ -186,7 +186,21 @@ struct PixelContext {
     const CoordinateTransform* toMap;  // null: no reprojection
     double jump;                       // pixel distance that marks an antimeridian wrap
     LayerType layerType;
+    // POINT layers: a point outside MapServer's map extent is not drawn
+    // (msDrawShape). Invalid: no such test.
+    Rect pointExtent;
 };
+
+// Where MapServer draws a POINT layer's points: its map extent, the corner
+// pixels' centres -- the image's edges when the pixels are not square (its
+// faked extent in pixels); no test on a rotated map.
+Rect pointExtent(const MapView& v)
+{
+    if (v.angle != 0) return {};
+    const double cx = v.cellSizeX(), cy = v.cellSizeY();
+    if (cx > 0 && std::abs(cx - cy) / cx > 0.001) return v.extent;
+    return {v.extent.minx + cx / 2, v.extent.miny + cy / 2, v.extent.maxx - cx / 2, v.extent.maxy - cy / 2};
+}
 
 // A feature's geometry reprojected, in pixels, simplified as MapServer's AGG
 // path does (circles built for TYPE CIRCLE). Reprojects `g` in place.
@@ -215,8 +229,10 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
             poly << pt;
         };
         bool prevOk = true, anyFailed = false;
+        const Rect& inside = ctx.pointExtent;
         for (int i = start; i < end; ++i) {
             const double x = g.xy[2 * i], y = g.xy[2 * i + 1];
+            if (inside.isValid() && !(x >= inside.minx && x <= inside.maxx && y >= inside.miny && y <= inside.maxy)) continue;
             const bool ok = x != HUGE_VAL;
             anyFailed |= !ok;
             if (ctx.toMap && i > start && ok != prevOk) {
@@ -506,7 +522,8 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
     if (const Status bound = classifier.bind(cursor->fields()); !bound) return fail(bound.message());
 
-    const PixelContext pixels{mapper, toMap.get(), 0.5 * std::max(m_view.width, m_view.height) * 4, m_layer.type};
+    const PixelContext pixels{mapper, toMap.get(), 0.5 * std::max(m_view.width, m_view.height) * 4, m_layer.type,
+                              m_layer.type == LayerType::Point && m_layer.transform ? pointExtent(m_view) : Rect{}};
     StyleResolver resolver(m_map, m_layer, m_view, cursor->fields());
     if (m_highlight) resolver.setHighlight(*m_highlight);
     const double scale = m_layer.symbolScaleDenom > 0 && m_view.scaleDenom > 0 ? m_layer.symbolScaleDenom / m_view.scaleDenom : 1;

@@ -2,6 +2,7 @@
 // order, pixel placement, traces. Pixel checks use the centre of shapes so
 // that antialiasing at edges cannot make them flaky.
 
+#include "mapfile/map_loader.h"
 #include "render/engine.h"
 #include "render/map_renderer.h"
 #include "render/render_load.h"
@@ -90,6 +91,24 @@ private Q_SLOTS:
         QVERIFY(r.bytes.startsWith("\x89PNG"));
         QCOMPARE(r.trace.layers.size(), 1);
         QCOMPARE(r.trace.layers[0].features, 1);
+    }
+
+    void pointsOutsideTheMapExtentAreNotDrawn()
+    {
+        // msDrawShape: a POINT layer's point outside the map's extent (the
+        // corner pixels' centres, 0.5..99.5 here) is not drawn, even where
+        // its marker would reach into the image.
+        const QByteArray text = "MAP SIZE 100 100 EXTENT 0.5 0.5 99.5 99.5 IMAGECOLOR 255 255 255\n"
+                                " SYMBOL NAME 'sq' TYPE VECTOR FILLED TRUE POINTS 0 0 1 0 1 1 0 1 0 0 END END\n"
+                                " LAYER NAME 'p' TYPE POINT STATUS DEFAULT\n"
+                                "  FEATURE POINTS 50 50 END END FEATURE POINTS 99.8 20 END END\n"
+                                "  CLASS STYLE SYMBOL 'sq' SIZE 10 COLOR 255 0 0 END END\n END\nEND\n";
+        LoadResult loaded = parseMapText(text, QStringLiteral("/tmp/points.map"));
+        QVERIFY(loaded.ok());
+        const RenderResult r = MapRenderer(loaded.map).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(pixel(r, 50, 50), qRgb(255, 0, 0));
+        for (int x = 90; x < 100; ++x) QCOMPARE(pixel(r, x, 80), qRgb(255, 255, 255));
     }
 
     void layerSelectionFollowsMap2img_data()
