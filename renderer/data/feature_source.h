@@ -38,6 +38,9 @@ struct FeatureQuery {
         Rect extent;
         int width = 0, height = 0;
         Crs crs;
+        // Drawing with non-square pixels: MapServer's "faked" extent, whose
+        // map extent is the image's edges rather than its corner pixels' centres.
+        bool edgesAreExtent = false;
     };
     std::optional<View> view;
 };

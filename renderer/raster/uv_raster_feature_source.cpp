@@ -232,8 +232,9 @@ Result<std::unique_ptr<FeatureCursor>> UvRasterFeatureSource::sampleView(const F
     const bool swapped = m_swapped != nullptr;
     // The view's corner pixel centres (MapServer's extent), in the CRS the
     // grid is laid in: the layer's, or without lon_wrap once swapped.
-    Rect rect{view.extent.minx + view.extent.width() / W / 2, view.extent.miny + view.extent.height() / H / 2,
-              view.extent.maxx - view.extent.width() / W / 2, view.extent.maxy - view.extent.height() / H / 2};
+    Rect rect = view.edgesAreExtent ? view.extent
+                                    : Rect{view.extent.minx + view.extent.width() / W / 2, view.extent.miny + view.extent.height() / H / 2,
+                                           view.extent.maxx - view.extent.width() / W / 2, view.extent.maxy - view.extent.height() / H / 2};
     const std::optional<Crs>& gridCrs = swapped ? m_plainCrs : m_crs;
     // MapServer narrows the grid whenever both have a projection, the same or not.
     if (view.crs.isValid() && gridCrs && (swapped ? *gridCrs != view.crs : true)) {

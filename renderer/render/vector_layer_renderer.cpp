@@ -505,7 +505,8 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (q.bbox.isValid()) q.cellSize = q.bbox.width() / std::max(1, m_view.width);  // contours sample at this
     q.maxFeatures = m_layer.maxFeatures;
     q.cancel = cancel;
-    q.view = FeatureQuery::View{m_view.extent, m_view.width, m_view.height, m_view.crs};
+    const bool squarePixels = std::abs(m_view.cellSizeX() - m_view.cellSizeY()) <= 0.001 * m_view.cellSizeX();
+    q.view = FeatureQuery::View{m_view.extent, m_view.width, m_view.height, m_view.crs, !squarePixels && m_view.angle == 0};
     q.featureStyle = autoStyle;
     Stopwatch querying;
     auto queried = source->query(q);

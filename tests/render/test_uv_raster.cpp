@@ -99,6 +99,33 @@ private Q_SLOTS:
         }
     }
 
+    void nonSquarePixelsLayTheGridOverTheImageEdges()
+    {
+        // Drawing with non-square pixels MapServer's map extent is its faked
+        // one, the image's edges (0..40 x 0..20 here): the cell is
+        // max(40 / 39, 20 / 19) x 10, the grid starts half a pixel and half a cell in.
+        LoadResult loaded = parseMapText(uvMap(m_wind, "  PROCESSING \"BANDS=1,2\"\n  PROCESSING \"UV_SPACING=10\"\n"),
+                                         m_dir.filePath("w.map"));
+        QVERIFY(loaded.ok());
+        const EngineContext context;
+        auto source = openFeatureSource(*loaded.map, loaded.map->layers.first(), context);
+        QVERIFY2(source, qPrintable(source.message()));
+        FeatureQuery q;
+        q.view = FeatureQuery::View{{0, 0, 40, 20}, 40, 20, Crs(), true};
+        auto cursor = (*source)->query(q);
+        QVERIFY2(cursor, qPrintable(cursor.message()));
+        const double mapCell = 20.0 / 19, cell = 10 * mapCell, first = -mapCell / 2 + cell / 2;
+        QList<double> xs, ys;
+        Feature f;
+        while ((*cursor)->next(f)) xs << f.geometry.xy[0], ys << f.geometry.xy[1];
+        // Columns 1 to 3: column 1's cell (about 10..20.5) reaches the data east of 20.
+        QCOMPARE(xs.size(), 6);
+        for (double x : xs)
+            QVERIFY2(qFuzzyCompare(x, first + cell) || qFuzzyCompare(x, first + 2 * cell) || qFuzzyCompare(x, first + 3 * cell),
+                     qPrintable(QString::number(x)));
+        for (double y : ys) QVERIFY2(qFuzzyCompare(y, first) || qFuzzyCompare(y, first + cell), qPrintable(QString::number(y)));
+    }
+
     void featureInfoOnTheViewsGrid()
     {
         // GetFeatureInfo passes the view clicked: the points are those drawn.
