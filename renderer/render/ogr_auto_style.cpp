@@ -82,26 +82,36 @@ QStringList splitOutsideQuotes(const QString& text, QChar sep)
 }
 
 // The string with each tool's repeated parameters reduced to the last, which
-// is the one GDAL keeps: GDAL 3.6 leaks the string of every earlier one.
+// is the one GDAL keeps: GDAL 3.6 leaks the string of every earlier one. A
+// tool splits as GDAL's OGRStyleTool::Parse splits it: at every '(' or ')'
+// outside quotes, empty pieces dropped, a name and one parameter list
+// ("PEN(c:#f00)" and "PEN)c:#f00" alike); parameters at ',' and named before
+// ':' without quotes or the spaces around. Other shapes GDAL refuses whole.
 QString withoutRepeatedParams(const QString& style)
 {
     QStringList tools = splitOutsideQuotes(style, QLatin1Char(';'));
     for (QString& tool : tools) {
-        const qsizetype open = tool.indexOf(QLatin1Char('('));
-        if (open < 0) continue;
-        // The list ends at the first ')' outside quotes, or runs to the end.
-        const QStringList inside = splitOutsideQuotes(tool.mid(open + 1), QLatin1Char(')'));
-        const qsizetype close = open + 1 + inside.first().size();
-        QStringList params = splitOutsideQuotes(tool.mid(open + 1, close - open - 1), QLatin1Char(','));
+        QStringList pieces;
+        for (const QString& open : splitOutsideQuotes(tool, QLatin1Char('(')))
+            for (const QString& piece : splitOutsideQuotes(open, QLatin1Char(')')))
+                if (!piece.isEmpty()) pieces << piece;
+        if (pieces.size() != 2) continue;
+        QStringList params;
+        for (const QString& param : splitOutsideQuotes(pieces[1], QLatin1Char(',')))
+            if (!param.isEmpty()) params << param;
+        // GDAL names a parameter after taking its quotes out.
+        const auto keyOf = [](QString param) {
+            param.remove(QLatin1Char('"'));
+            return param.section(QLatin1Char(':'), 0, 0).trimmed();
+        };
         QStringList kept;
         for (qsizetype i = params.size() - 1; i >= 0; --i) {
-            const QString key = params[i].section(QLatin1Char(':'), 0, 0);
-            const bool later = std::any_of(kept.begin(), kept.end(), [&key](const QString& p) {
-                return p.section(QLatin1Char(':'), 0, 0).compare(key, Qt::CaseInsensitive) == 0;
-            });
+            const QString key = keyOf(params[i]);
+            const bool later = std::any_of(kept.begin(), kept.end(),
+                                           [&](const QString& p) { return keyOf(p).compare(key, Qt::CaseInsensitive) == 0; });
             if (!later) kept.prepend(params[i]);
         }
-        tool = tool.left(open + 1) + kept.join(QLatin1Char(',')) + tool.mid(close);
+        tool = pieces[0] + QLatin1Char('(') + kept.join(QLatin1Char(',')) + QLatin1Char(')');
     }
     return tools.join(QLatin1Char(';'));
 }
