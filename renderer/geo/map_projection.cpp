@@ -62,13 +62,14 @@ Rect projectRect(const Crs& from, const Crs& to, const Rect& r)
     // A pair that does not transform keeps the box as it is.
     const std::shared_ptr<CoordinateTransform> t = CoordinateTransform::forThread(from, to).valueOr(nullptr);
     if (!t || t->isIdentity()) return r;
+    // msProjectRectAsPolygon: 100 steps along each edge and the diagonal.
     constexpr int kSamples = 100;
     std::vector<double> xs, ys;
     const double dx = r.width() / kSamples, dy = r.height() / kSamples;
     for (int i = 0; i <= kSamples; ++i) {
         const double x = r.minx + i * dx, y = r.miny + i * dy;
-        xs.insert(xs.end(), {x, x, r.minx, r.maxx});
-        ys.insert(ys.end(), {r.miny, r.maxy, y, y});
+        xs.insert(xs.end(), {x, x, r.minx, r.maxx, x});
+        ys.insert(ys.end(), {r.miny, r.maxy, y, y, y});
     }
     t->transform(xs.data(), ys.data(), int(xs.size()));
     Rect out{HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
@@ -79,7 +80,15 @@ Rect projectRect(const Crs& from, const Crs& to, const Rect& r)
         out.miny = std::min(out.miny, ys[i]);
         out.maxy = std::max(out.maxy, ys[i]);
     }
-    return out.minx <= out.maxx ? out : r;
+    if (out.minx > out.maxx) return r;
+    // From a polar projection to longitudes and latitudes, a rectangle around
+    // the pole spans every longitude up to the pole (msProjectRect).
+    if (!from.isGeographic() && to.isGeographic() && r.minx <= 0 && r.miny <= 0 && r.maxx >= 0 && r.maxy >= 0) {
+        double x = 0, y = 0;
+        t->transform(&x, &y, 1);
+        if (std::abs(std::abs(y) - 90) < 1e-8) out.minx = -180, out.maxx = 180, out.maxy = y;
+    }
+    return out;
 }
 
 }  // namespace maptune

@@ -2,6 +2,7 @@
 
 #include "data/list_cursor.h"
 #include "geo/coordinate_transform.h"
+#include "geo/map_projection.h"
 #include "geo/map_view.h"
 #include "mapfile/processing.h"
 #include "raster/raster_composer.h"
@@ -173,13 +174,11 @@ Result<std::unique_ptr<FeatureCursor>> UvRasterFeatureSource::query(const Featur
 // layer's extent with the view's proportion of margin when the view holds
 // all of it, else the part of the view it overlaps -- so that a view mostly
 // outside the projection's domain keeps a fine enough grid.
-Result<Rect> UvRasterFeatureSource::searchRect(const Rect& centres, const Crs& mapCrs) const
+Rect UvRasterFeatureSource::searchRect(const Rect& centres, const Crs& mapCrs) const
 {
     if (!(mapCrs.isGeographic() && m_crs->isGeographic())) {
         const Rect ori = m_layer.extent.isValid() ? m_layer.extent : *m_extent;
-        Result<Rect> layer = projectedRect(ori, *m_crs, mapCrs);
-        if (!layer) return layer.error();
-        const Rect& l = *layer;
+        const Rect l = projectRect(*m_crs, mapCrs, ori);
         const Rect& m = centres;
         const bool covers = l.minx <= m.minx && l.miny <= m.miny && l.maxx >= m.maxx && l.maxy >= m.maxy;
         if (!covers) {
@@ -188,41 +187,10 @@ Result<Rect> UvRasterFeatureSource::searchRect(const Rect& centres, const Crs& m
                 return Rect{ori.minx - extraX / 2, ori.miny - extraY / 2, ori.maxx + extraX / 2, ori.maxy + extraY / 2};
             }
             const Rect overlap{std::max(m.minx, l.minx), std::max(m.miny, l.miny), std::min(m.maxx, l.maxx), std::min(m.maxy, l.maxy)};
-            return projectedRect(overlap, mapCrs, *m_crs);
+            return projectRect(mapCrs, *m_crs, overlap);
         }
     }
-    return projectedRect(centres, mapCrs, *m_crs);
-}
-
-// msProjectRect: from a polar projection to longitudes and latitudes, a
-// rectangle around the pole spans every longitude up to the pole.
-Result<Rect> UvRasterFeatureSource::projectedRect(const Rect& r, const Crs& from, const Crs& to)
-{
-    auto transform = CoordinateTransform::forThread(from, to);
-    if (!transform) return transform.error();
-    // msProjectRectAsPolygon: 100 steps along each edge and the diagonal.
-    constexpr int steps = 100;
-    std::vector<double> xs, ys;
-    xs.reserve(5 * steps + 3), ys.reserve(5 * steps + 3);
-    const double dx = r.width() / steps, dy = r.height() / steps;
-    for (int i = 0; i <= steps; ++i) xs.push_back(r.minx + i * dx), ys.push_back(r.miny);
-    for (int i = 1; i <= steps; ++i) xs.push_back(r.maxx), ys.push_back(r.miny + i * dy);
-    for (int i = steps - 1; i >= 0; --i) xs.push_back(r.minx + i * dx), ys.push_back(r.maxy);
-    for (int i = steps - 1; i >= 0; --i) xs.push_back(r.minx), ys.push_back(r.miny + i * dy);
-    for (int i = steps - 2; i >= 1; --i) xs.push_back(r.minx + i * dx), ys.push_back(r.miny + i * dy);
-    (*transform)->transform(xs.data(), ys.data(), int(xs.size()));
-    Rect bounds{HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (size_t i = 0; i < xs.size(); ++i) {
-        if (!std::isfinite(xs[i]) || !std::isfinite(ys[i])) continue;
-        bounds.minx = std::min(bounds.minx, xs[i]), bounds.maxx = std::max(bounds.maxx, xs[i]);
-        bounds.miny = std::min(bounds.miny, ys[i]), bounds.maxy = std::max(bounds.maxy, ys[i]);
-    }
-    if (!from.isGeographic() && to.isGeographic() && r.minx <= 0 && r.miny <= 0 && r.maxx >= 0 && r.maxy >= 0) {
-        double x = 0, y = 0;
-        (*transform)->transform(&x, &y, 1);
-        if (std::abs(std::abs(y) - 90) < 1e-8) bounds.minx = -180, bounds.maxx = 180, bounds.maxy = y;
-    }
-    return bounds;
+    return projectRect(mapCrs, *m_crs, centres);
 }
 
 Result<std::unique_ptr<FeatureCursor>> UvRasterFeatureSource::sampleView(const FeatureQuery::View& view, const CancelToken& cancel)
@@ -238,9 +206,7 @@ Result<std::unique_ptr<FeatureCursor>> UvRasterFeatureSource::sampleView(const F
     const std::optional<Crs>& gridCrs = swapped ? m_plainCrs : m_crs;
     // MapServer narrows the grid whenever both have a projection, the same or not.
     if (view.crs.isValid() && gridCrs && (swapped ? *gridCrs != view.crs : true)) {
-        Result<Rect> searched = swapped ? projectedRect(rect, view.crs, *gridCrs) : searchRect(rect, view.crs);
-        if (!searched) return Error(QStringLiteral("UVRASTER: ") + searched.message());
-        rect = *searched;
+        rect = swapped ? projectRect(view.crs, *gridCrs, rect) : searchRect(rect, view.crs);
         if (!rect.isValid() || !std::isfinite(rect.width()) || !std::isfinite(rect.height())) return none();
     }
     double mapCell = std::max(cellSize(rect.width(), W), cellSize(rect.height(), H));

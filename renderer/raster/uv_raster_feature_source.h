@@ -51,8 +51,7 @@ private:
     UvRasterFeatureSource() = default;
     Result<std::unique_ptr<FeatureCursor>> sampleView(const FeatureQuery::View& view, const CancelToken& cancel);
     Result<std::unique_ptr<FeatureCursor>> sampleRasterGrid(const CancelToken& cancel);
-    Result<Rect> searchRect(const Rect& centres, const Crs& mapCrs) const;
-    static Result<Rect> projectedRect(const Rect& r, const Crs& from, const Crs& to);
+    Rect searchRect(const Rect& centres, const Crs& mapCrs) const;
     bool openSwappedHemispheres(const QString& rasterPath, const QString& mapDir);
 
     LayerDef m_layer;
