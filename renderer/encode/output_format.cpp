@@ -227,11 +227,15 @@ Result<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime
     return findFormat(map, nameOrMime, true);
 }
 
-Result<ImageFormat> defaultImageFormat(const MapDef& map) {
+QString defaultImageTypeName(const MapDef& map) {
     QString type = map.imageType;
     if (type.isEmpty() && !map.outputFormats.isEmpty()) type = effectiveName(map.outputFormats.first());
     if (type.isEmpty()) type = QStringLiteral("png");
-    Result<ImageFormat> f = findImageFormat(map, type);
+    return type;
+}
+
+Result<ImageFormat> defaultImageFormat(const MapDef& map) {
+    Result<ImageFormat> f = findImageFormat(map, defaultImageTypeName(map));
     if (!f) return f.error().prefixed(QStringLiteral("IMAGETYPE: "));
     return f;
 }

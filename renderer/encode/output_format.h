@@ -60,6 +60,9 @@ struct ImageFormat {
 // cannot encode, and malformed FORMATOPTIONs (COMPRESSION, QUALITY, QUANTIZE_COLORS).
 Result<ImageFormat> findImageFormat(const MapDef& map, const QString& nameOrMime);
 
+// What IMAGETYPE names: itself, else the first OUTPUTFORMAT's name, else "png".
+QString defaultImageTypeName(const MapDef& map);
+
 // The format IMAGETYPE names (else the first OUTPUTFORMAT, else "png"). An error,
 // saying why, when that cannot be resolved: MapServer then draws in its built-in
 // "png", so callers take defaultImageFormat(map).valueOr(fallbackImageFormat()).

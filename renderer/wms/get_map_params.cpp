@@ -1,6 +1,7 @@
 #include "wms/get_map_params.h"
 
 #include "wms/kml_output.h"
+#include "wms/vector_tile_output.h"
 #include "wms/wms_dimensions.h"
 #include "wms/wms_filter_param.h"
 
@@ -143,7 +144,7 @@ struct Loader {
                 if (entry.trimmed().compare(value, Qt::CaseInsensitive) == 0) listed = true;
             if (!listed) return invalid();
         }
-        if (!findImageFormat(ctx.map, value) && !isKmlFormat(ctx.map, value)) return invalid();
+        if (!findImageFormat(ctx.map, value) && !isKmlFormat(ctx.map, value) && !findVectorTileFormat(ctx.map, value)) return invalid();
         p.format = value;
         return std::nullopt;
     }

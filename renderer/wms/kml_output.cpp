@@ -1,10 +1,6 @@
 #include "wms/kml_output.h"
 
-#include "render/feature_source_factory.h"
-#include "data/spatial_filter.h"
-#include "expr/feature_classifier.h"
-#include "geo/coordinate_transform.h"
-#include "geo/map_projection.h"
+#include "wms/drawn_feature_walk.h"
 
 #include <cpl_vsi.h>
 
@@ -127,37 +123,17 @@ void writeGeometry(QXmlStreamWriter& xml, const Geometry& g)
 Status writeLayer(QXmlStreamWriter& xml, StyleSheet& sheet, const PreparedMap& prepared, int index, const KmlRequest& request,
                   const Crs& wgs84)
 {
-    const MapDef& map = prepared.map();
-    const LayerDef& layer = map.layers[index];
-    auto opened = openFeatureSource(map, layer, prepared.context());
-    if (!opened) return Error(opened.error().message);
-    const std::unique_ptr<FeatureSource> source = std::move(opened).value();
-    FeatureClassifier classifier;
-    if (const Status compiled = classifier.compile(layer); !compiled) return compiled;
-    // No PROJECTION: the map's CRS; AUTO: the data's own.
-    std::optional<Crs> layerCrs = prepared.crs();
-    if (layer.projection.isSet())
-        layerCrs = layer.projection.isAuto() ? source->nativeCrs() : resolveProjection(map, layer.projection).toOptional();
-    FeatureQuery q;
-    q.bbox = layerCrs && request.crs.isValid() && *layerCrs != request.crs ? projectRect(request.crs, *layerCrs, request.bbox) : request.bbox;
-    q.attributes = classifier.attributes();
-    q.scaleDenom = request.scaleDenom;
-    q.cancel = request.cancel;
-    auto queried = source->query(q);
-    if (!queried) return Error(queried.message());
-    const std::unique_ptr<FeatureCursor> cursor = std::move(queried).value();
-    if (const Status bound = classifier.bind(cursor->fields()); !bound) return bound;
-    auto spatial = SpatialFilter::forLayer(layer.requestSpatialFilters, layerCrs);
-    if (!spatial) return Error(spatial.message());
-    std::shared_ptr<CoordinateTransform> toWgs84, toRequest;
-    if (layerCrs && *layerCrs != wgs84)
-        if (auto made = CoordinateTransform::forThread(*layerCrs, wgs84)) toWgs84 = std::move(made).value();
-    if (layerCrs && request.crs.isValid() && *layerCrs != request.crs)
-        if (auto made = CoordinateTransform::forThread(*layerCrs, request.crs)) toRequest = std::move(made).value();
+    DrawnFeatureWalk walk;
+    if (const Status opened = walk.open(prepared, index, {request.bbox, request.crs, request.scaleDenom, false, request.cancel}); !opened)
+        return opened;
+    const LayerDef& layer = walk.layer();
+    std::shared_ptr<CoordinateTransform> toWgs84;
+    if (walk.layerCrs() && *walk.layerCrs() != wgs84)
+        if (auto made = CoordinateTransform::forThread(*walk.layerCrs(), wgs84)) toWgs84 = std::move(made).value();
     // msDrawPoint: a point off the map is not drawn, so it has no placemark.
     auto keepPointsOnMap = [&](Geometry& g) {
         std::vector<double> at = g.xy;
-        if (toRequest) toRequest->transform(at.data(), at.data() + 1, int(at.size() / 2), 2);
+        if (walk.toRequest()) walk.toRequest()->transform(at.data(), at.data() + 1, int(at.size() / 2), 2);
         const Rect& b = request.bbox;
         std::vector<double> kept;
         for (size_t i = 0; i + 1 < at.size(); i += 2)
@@ -172,16 +148,14 @@ Status writeLayer(QXmlStreamWriter& xml, StyleSheet& sheet, const PreparedMap& p
     xml.writeTextElement(QStringLiteral("visibility"), QStringLiteral("1"));
     xml.writeTextElement(QStringLiteral("styleUrl"), QStringLiteral("#LayerFolder_check"));
     Feature f;
-    while (!request.cancel.isCancelled() && cursor->next(f)) {
-        if (!classifier.passesFilter(f.values) || !spatial->passes(f.geometry)) continue;
-        const int cls = classifier.classify(f.values, request.scaleDenom);
-        if (cls < 0 || f.geometry.isEmpty()) continue;
+    int cls = -1;
+    while (walk.next(f, cls)) {
         if (layer.type == LayerType::Point && request.bbox.isValid()) {
             keepPointsOnMap(f.geometry);
             if (f.geometry.isEmpty()) continue;
         }
         if (toWgs84) toWgs84->transform(f.geometry.xy.data(), f.geometry.xy.data() + 1, f.geometry.pointCount(), 2);
-        QString label = f.text.isEmpty() ? classifier.labelText(cls, f.values) : f.text;
+        QString label = f.text.isEmpty() ? walk.classifier().labelText(cls, f.values) : f.text;
         const bool labelled = !layer.classes[cls].labels.isEmpty() && !label.isEmpty();
         xml.writeStartElement(QStringLiteral("Placemark"));
         xml.writeTextElement(QStringLiteral("name"), labelled ? label : QStringLiteral("%1.%2").arg(layer.name).arg(f.id));

@@ -1,5 +1,7 @@
 #include "wms/mapserv/cgi_params.h"
 
+#include "expr/expr_program.h"
+
 #include <QRegularExpression>
 
 #include <cmath>
@@ -186,7 +188,13 @@ Result<CgiParams> parseCgiParams(const WmsRequest& request, const MapDef& map)
             (name == QLatin1String("shapeindex") ? p.shapeIndex : p.tileIndex) = int(*v);
         } else if (name == QLatin1String("searchmap")) {
             p.searchMap = true;
-        } else if (name == QLatin1String("map.imagetype") || name == QLatin1String("map_imagetype")) {
+        } else if (name == QLatin1String("imagetype") || name == QLatin1String("map.imagetype") || name == QLatin1String("map_imagetype")) {
+            // An optional check: the WEB's VALIDATION "imagetype" pattern.
+            if (const auto pattern = map.web.validation.value(QStringLiteral("imagetype"))) {
+                const QRegularExpression re = compilePosixRegex(*pattern, false);
+                if (!re.isValid() || !re.match(value).hasMatch())
+                    return Error(QStringLiteral("msCGILoadMap(): Web application error. Imagetype value fails to validate."));
+            }
             p.imageType = value;
         } else if (name == QLatin1String("tilemode")) {
             if (value.compare(QLatin1String("gmap"), Qt::CaseInsensitive) != 0 && value.compare(QLatin1String("ve"), Qt::CaseInsensitive) != 0)

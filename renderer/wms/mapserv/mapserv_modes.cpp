@@ -12,6 +12,7 @@
 #include "wms/mapserv/cgi_params.h"
 #include "wms/mapserv/cgi_query.h"
 #include "wms/mapserv/query_output.h"
+#include "wms/vector_tile_output.h"
 
 namespace maptune {
 
@@ -157,6 +158,25 @@ Response drawMap(const PreparedMap& prepared, const CgiParams& p, const ImageFor
     return imageResponse(drawn.bytes, drawn.mimeType);
 }
 
+// MODE=tile in a vector tile format: msMVTWriteTile instead of drawing.
+Response vectorTile(const PreparedMap& prepared, const CgiParams& p, const VectorTileFormat& format)
+{
+    const MapDef& map = prepared.map();
+    Result<Rect> edges = tileEdges(p);
+    if (!edges) return cgiErrorPage({edges.message()});
+    VectorTileRequest req;
+    req.format = format;
+    req.crs = Crs::fromUserInput(QStringLiteral("EPSG:3857")).valueOr(Crs());
+    const QSet<int> on = cgiLayersOn(map, p);
+    for (int i = 0; i < map.layers.size(); ++i)
+        if (on.contains(i)) req.layers << i;
+    req.box = vectorTileBoxFromEdges(*edges, p.tileWidth, p.tileHeight);
+    req.scaleDenom = makeMapViewFromEdges(*edges, p.tileWidth, p.tileHeight, req.crs, effectiveUnits(map, req.crs), map.resolution).scaleDenom;
+    Result<QByteArray> written = writeVectorTile(prepared, req);
+    if (!written) return cgiErrorPage({QStringLiteral("msMVTWriteTile(): %1").arg(written.message())});
+    return imageResponse(*written, format.mimeType);
+}
+
 bool isQueryMode(CgiMode m)
 {
     switch (m) {
@@ -181,6 +201,13 @@ Response mapservResponse(const PreparedMap& prepared, const WmsRequest& request)
     Result<CgiParams> parsed = parseCgiParams(request, map);
     if (!parsed) return cgiErrorPage({parsed.message()});
     const CgiParams& p = *parsed;
+    if (const std::optional<VectorTileFormat> tile = findVectorTileFormat(map, p.imageType.value_or(defaultImageTypeName(map)))) {
+        if (p.mode == CgiMode::Tile) return vectorTile(prepared, p, *tile);
+        // mapserv has no image renderer for MVT.
+        if (p.mode == CgiMode::Map)
+            return cgiErrorPage({QStringLiteral("msDrawMap(): Image handling error. Unable to initialize image."),
+                                 QStringLiteral("createImage(): Renderer error. createImage not implemented")});
+    }
     Result<ImageFormat> format = p.imageType ? findImageFormat(map, *p.imageType) : defaultImageFormat(map);
     if (p.imageType && !format) return cgiErrorPage({QStringLiteral("msCGILoadForm(): Web application error. Invalid imagetype value.\n")});
     const ImageFormat image = format ? *format : fallbackImageFormat();

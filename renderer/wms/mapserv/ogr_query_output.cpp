@@ -1,5 +1,7 @@
 #include "wms/mapserv/ogr_query_output.h"
 
+#include "wms/gml_items.h"
+
 #include <cpl_string.h>
 #include <cpl_vsi.h>
 #include <gdal_priv.h>
@@ -14,25 +16,6 @@
 namespace maptune {
 
 namespace {
-
-// msGMLGetItems: all items unless gml_include_items names some; minus gml_exclude_items.
-QList<int> visibleItems(const LayerDef& layer, const QStringList& fields)
-{
-    const QStringList include = layer.metadata.value(QStringLiteral("gml_include_items"), QString())
-                                    .split(QLatin1Char(','), Qt::SkipEmptyParts);
-    const QStringList exclude = layer.metadata.value(QStringLiteral("gml_exclude_items"), QString())
-                                    .split(QLatin1Char(','), Qt::SkipEmptyParts);
-    auto listed = [](const QStringList& list, const QString& name) {
-        for (const QString& s : list)
-            if (s.trimmed().compare(name, Qt::CaseInsensitive) == 0) return true;
-        return false;
-    };
-    const bool all = include.size() == 1 && include.first().trimmed().compare(QLatin1String("all"), Qt::CaseInsensitive) == 0;
-    QList<int> out;
-    for (int i = 0; i < fields.size(); ++i)
-        if ((all || listed(include, fields[i])) && !listed(exclude, fields[i])) out << i;
-    return out;
-}
 
 OGRFieldType fieldType(const QString& type)
 {
@@ -135,20 +118,18 @@ Result<Response> ogrQueryResponse(const MapDef& map, const OutputFormatDef& form
                                             layerGeometryType(layer.type), layerOptions.List());
             if (!out) return Error(QStringLiteral("msOGRWriteFromQuery(): OGR error. Failed to create layer '%1'.").arg(layer.name));
             const QStringList& fields = result.selected.fields;
-            const QList<int> items = visibleItems(layer, fields);
-            for (int i : items) {
-                const QString alias = layer.metadata.value(QStringLiteral("gml_%1_alias").arg(fields[i]), fields[i]);
-                OGRFieldDefn def(alias.toUtf8().constData(),
-                                 fieldType(layer.metadata.value(QStringLiteral("gml_%1_type").arg(fields[i]), QString())));
-                if (auto w = layer.metadata.value(QStringLiteral("gml_%1_width").arg(fields[i]))) def.SetWidth(w->toInt());
-                if (auto p = layer.metadata.value(QStringLiteral("gml_%1_precision").arg(fields[i]))) def.SetPrecision(p->toInt());
+            const QList<GmlItem> items = visibleGmlItems(layer, fields);
+            for (const GmlItem& item : items) {
+                OGRFieldDefn def(item.alias.toUtf8().constData(), fieldType(item.type));
+                if (item.width) def.SetWidth(item.width);
+                if (item.precision) def.SetPrecision(item.precision);
                 if (out->CreateField(&def) != OGRERR_NONE)
-                    return Error(QStringLiteral("msOGRWriteFromQuery(): OGR error. Failed to create field '%1'.").arg(alias));
+                    return Error(QStringLiteral("msOGRWriteFromQuery(): OGR error. Failed to create field '%1'.").arg(item.alias));
             }
             for (const Feature& f : result.selected.features) {
                 OGRFeature feature(out->GetLayerDefn());
                 for (int k = 0; k < items.size(); ++k) {
-                    const QString value = items[k] < f.values.size() ? f.values[items[k]] : QString();
+                    const QString value = items[k].field < f.values.size() ? f.values[items[k].field] : QString();
                     if (value.isEmpty() && feature.GetFieldDefnRef(k)->GetType() != OFTString) continue;
                     feature.SetField(k, value.toUtf8().constData());
                 }
