@@ -38,6 +38,20 @@ void finishView(MapView& v, const QString& units)
 }
 }  // namespace
 
+double adjustExtent(Rect& r, int width, int height)
+{
+    if (width < 2 || height < 2) return 0;
+    const double cs = std::max(r.width() / (width - 1), r.height() / (height - 1));
+    if (!(cs > 0)) return 0;
+    const double ox = std::max(((width - 1) - r.width() / cs) / 2, 0.0);
+    const double oy = std::max(((height - 1) - r.height() / cs) / 2, 0.0);
+    r.minx -= ox * cs;
+    r.maxx += ox * cs;
+    r.miny -= oy * cs;
+    r.maxy += oy * cs;
+    return cs;
+}
+
 MapView makeMapViewFromCenterExtent(const Rect& extent, int width, int height, const Crs& crs,
                                     const QString& units, double resolution)
 {
@@ -48,14 +62,8 @@ MapView makeMapViewFromCenterExtent(const Rect& extent, int width, int height, c
     v.resolution = resolution;
     Rect r = extent;
     if (width > 1 && height > 1) {
-        const double cs = std::max(r.width() / (width - 1), r.height() / (height - 1));
+        const double cs = adjustExtent(r, width, height);
         if (cs > 0) {
-            const double ox = std::max(((width - 1) - r.width() / cs) / 2, 0.0);
-            const double oy = std::max(((height - 1) - r.height() / cs) / 2, 0.0);
-            r.minx -= ox * cs;
-            r.maxx += ox * cs;
-            r.miny -= oy * cs;
-            r.maxy += oy * cs;
             r.minx -= cs / 2;
             r.maxx += cs / 2;
             r.miny -= cs / 2;

@@ -42,6 +42,10 @@ double inchesPerUnit(const QString& units);
 // geographic), else METERS — as msLoadMap does.
 QString effectiveUnits(const MapDef& map, const Crs& crs);
 
+// msAdjustExtent: a centre-to-centre extent grown about its centre to square
+// pixels of width x height; returns the cell size (0 when it cannot).
+double adjustExtent(Rect& extent, int width, int height);
+
 // A view from a mapfile-style centre-to-centre EXTENT: grown to square pixels
 // (msAdjustExtent), then widened by half a pixel to the image edges.
 MapView makeMapViewFromCenterExtent(const Rect& extent, int width, int height, const Crs& crs,

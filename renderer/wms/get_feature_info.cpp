@@ -29,6 +29,26 @@ namespace {
 // for it with the TEMPLATE driver, or template files on every layer that
 // found something. Otherwise (a TEMPLATE that only marks the layer as
 // queryable) our own table answers.
+// msTranslateWMS2Mapserv: the request as mapserv's templates see it, with
+// X and Y as img.x and img.y, each of LAYERS as a layer, each of QUERY_LAYERS
+// as a qlayer and BBOX as imgext, after the WMS parameters.
+WmsRequest templateRequest(const WmsRequest& request)
+{
+    WmsRequest out = request;
+    const auto add = [&](const char* name, const QString& value) { out.params.append({QString::fromLatin1(name), value}); };
+    for (const auto& param : request.params) {
+        const QString& name = param.first;
+        if (name.compare(QLatin1String("X"), Qt::CaseInsensitive) == 0) add("img.x", param.second);
+        else if (name.compare(QLatin1String("Y"), Qt::CaseInsensitive) == 0) add("img.y", param.second);
+        else if (name.compare(QLatin1String("LAYERS"), Qt::CaseInsensitive) == 0)
+            for (const QString& l : param.second.split(QLatin1Char(','), Qt::SkipEmptyParts)) add("layer", l);
+        else if (name.compare(QLatin1String("QUERY_LAYERS"), Qt::CaseInsensitive) == 0)
+            for (const QString& l : param.second.split(QLatin1Char(','), Qt::SkipEmptyParts)) add("qlayer", l);
+        else if (name.compare(QLatin1String("BBOX"), Qt::CaseInsensitive) == 0) add("imgext", QString(param.second).replace(QLatin1Char(','), QLatin1Char(' ')));
+    }
+    return out;
+}
+
 bool usesHtmlTemplates(const MapDef& map, const QList<FeatureInfoLayer>& results)
 {
     for (const OutputFormatDef& f : map.outputFormats)
@@ -114,7 +134,11 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
     // The results as mapserv's query output takes them (templates, OGR).
     const auto asQueryResults = [&](bool withEmpty) {
         CgiQueryResults found;
-        found.extent = p.bbox;
+        // mapserv's map extent runs between the corner pixels' centres.
+        const double dx = p.bbox.width() / std::max(1, p.width), dy = p.bbox.height() / std::max(1, p.height);
+        found.extent = Rect{p.bbox.minx + dx / 2, p.bbox.miny + dy / 2, p.bbox.maxx - dx / 2, p.bbox.maxy - dy / 2};
+        found.units = effectiveUnits(ctx.map, p.crs);
+        found.scaleDenom = makeMapViewFromEdges(p.bbox, p.width, p.height, p.crs, found.units, ctx.map.resolution).scaleDenom;
         found.width = p.width;
         found.height = p.height;
         found.point = QPointF(px, py);
@@ -137,7 +161,7 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
         CgiParams params;
         params.mode = CgiMode::NQuery;
         params.queryFormat = QStringLiteral("text/html");
-        Response r = queryResponse(*p.prepared, ctx.request, params, asQueryResults(false));
+        Response r = queryResponse(*p.prepared, templateRequest(ctx.request), params, asQueryResults(false));
         r.subject = Response::Subject{ctx.request.value(QStringLiteral("LAYERS")).value_or(QString()), p.srs, p.width, p.height};
         return r;
     }

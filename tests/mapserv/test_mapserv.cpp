@@ -82,6 +82,19 @@ private Q_SLOTS:
                                       "60.0 60.0 100.0 100.0|60,60 100,60 100,100 60,100 60,60|1\n\n"));
     }
 
+    // QUERYMAP STATUS ON: mapserv draws the query map before the template, so
+    // the map has square pixels, its scale and cell size (values from mapserv 8).
+    void queryMapViewInTemplates()
+    {
+        QCOMPARE(text("mode=nquery&qlayer=areas&mapext=0+0+50+100&qformat=view"),
+                 QStringLiteral("2863.280000 1.010101 -25.000000 0.000000 75.000000 100.000000 100 100\n"));
+        // ... which a map whose IMAGETYPE is a template cannot do.
+        LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/mapserv/query.map"));
+        loaded.map->imageType = QStringLiteral("tmpl");
+        const Response r = WmsService(loaded.map).handle(WmsRequest::fromQueryString("mode=nquery&qlayer=areas&qformat=view"));
+        QVERIFY2(r.body.contains("msPrepareImage(): Image handling error. Unable to initialize image."), r.body.constData());
+    }
+
     void requestValuesAreEscaped()
     {
         const QString page = text("mode=indexquery&qlayer=areas&shapeindex=0&qformat=feature&junk=%3Cscript%3E");

@@ -181,8 +181,14 @@ private Q_SLOTS:
                                               "&INFO_FORMAT=text/html"));
         QCOMPARE(r.contentType(), QByteArray("text/html"));
         const QString body = QString::fromUtf8(r.body);
-        QVERIFY2(body.startsWith(QLatin1String("<ul class=\"places\">")) && body.trimmed().endsWith(QLatin1String("</ul>")), qPrintable(body));
+        QVERIFY2(body.startsWith(QLatin1String("<ul class=\"places\">")) && body.contains(QLatin1String("</ul>\n<p>")), qPrintable(body));
         QVERIFY2(body.contains(QLatin1String("<li>&lt;b&gt;harbour&lt;/b&gt; at 75.5")), qPrintable(body));
+        // mapserv's names for the WMS parameters (msTranslateWMS2Mapserv), the
+        // map between the corner pixels' centres and its scale, as mapserv 8 answers.
+        const Response named = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&LAYERS=places,areas&QUERY_LAYERS=places"
+                                                  "&STYLES=&SRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100&HEIGHT=100&X=75&Y=25"
+                                                  "&INFO_FORMAT=text/html"));
+        QVERIFY2(named.body.contains("<p>75,25 places places 0 0 100 100 0.500000 99.500000 2834.647200 0.000000</p>"), named.body.constData());
         // A layer whose TEMPLATE is no file keeps the built-in table.
         const Response table = ask(QStringLiteral("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetFeatureInfo&LAYERS=areas&QUERY_LAYERS=areas"
                                                   "&STYLES=&SRS=EPSG:3857&BBOX=0,0,100,100&WIDTH=100&HEIGHT=100&X=25&Y=75"

@@ -25,6 +25,10 @@ struct CgiQueryResults {
     int width = -1, height = -1;    // the map size the request ran at
     QPointF point{-1, -1};          // the query point, when there was one ([mapx] [mapy])
     QSet<int> layersOn;             // layers switched on for this request
+    QString units;                  // the map units of the request's CRS; empty: the map's
+    // What mapserv's map holds once it has drawn the query map: [cellsize], [scale].
+    double cellSize = 0;
+    double scaleDenom = -1;
 
     const QueryLayerResult* layer(int index) const;
     int featureCount() const;

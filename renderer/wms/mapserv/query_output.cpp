@@ -1,6 +1,7 @@
 #include "wms/mapserv/query_output.h"
 
 #include "encode/output_format.h"
+#include "geo/map_view.h"
 #include "render/map_renderer.h"
 #include "wms/mapserv/cgi_error_page.h"
 #include "wms/mapserv/ogr_query_output.h"
@@ -55,6 +56,28 @@ QueryHighlight::Style highlightStyle(const QString& style)
 
 // msDrawMap with the query: the layers switched on, the query's features
 // shown as the QUERYMAP block says, at its SIZE when it gives one.
+// msReturnTemplateQuery draws the query map first when QUERYMAP has STATUS
+// ON (the image itself is not kept): the map then has the QUERYMAP's SIZE,
+// its extent grown to square pixels, and that cell size and scale.
+// A map whose IMAGETYPE is no image format (a TEMPLATE one) cannot be drawn,
+// and mapserv answers with msDrawMap's error.
+Result<CgiQueryResults> withQueryMapDrawn(const PreparedMap& prepared, const CgiQueryResults& found)
+{
+    const MapDef& map = prepared.map();
+    if (map.queryMap.status.compare(QLatin1String("ON"), Qt::CaseInsensitive) != 0) return found;
+    if (!defaultImageFormat(map))
+        return Error(QStringLiteral("msDrawMap(): Image handling error. Unable to initialize image.\n"
+                                    "msPrepareImage(): Image handling error. Unable to initialize image."));
+    CgiQueryResults r = found;
+    if (map.queryMap.sizeX > 0) r.width = map.queryMap.sizeX;
+    if (map.queryMap.sizeY > 0) r.height = map.queryMap.sizeY;
+    if (!r.extent.isValid() || r.width < 2 || r.height < 2) return r;
+    r.cellSize = adjustExtent(r.extent, r.width, r.height);
+    const QString units = r.units.isEmpty() ? effectiveUnits(map, prepared.crs().value_or(Crs())) : r.units;
+    r.scaleDenom = r.extent.width() / (r.width - 1) * map.resolution * inchesPerUnit(units);
+    return r;
+}
+
 Response queryMapImage(const PreparedMap& prepared, const QString& formatName, const CgiQueryResults& results)
 {
     const MapDef& map = prepared.map();
@@ -142,29 +165,34 @@ Response nestedTemplates(const MapDef& map, const WmsRequest& request, const Cgi
 }  // namespace
 
 Response queryResponse(const PreparedMap& prepared, const WmsRequest& request, const CgiParams& params,
-                       const CgiQueryResults& results)
+                       const CgiQueryResults& found)
 {
     const MapDef& map = prepared.map();
     const QString name = queryFormatName(map, params);
-    if (const OutputFormatDef* format = outputFormat(map, name)) {
-        if (format->driver.startsWith(QLatin1String("OGR/"), Qt::CaseInsensitive)) {
-            const QString wkt = prepared.crs() ? QString::fromUtf8(prepared.crs()->wkt()) : QString();
-            auto written = ogrQueryResponse(map, *format, results, wkt);
-            if (!written) return errorPage(written.message());
-            return std::move(written).value();
-        }
-        if (format->driver.compare(QLatin1String("TEMPLATE"), Qt::CaseInsensitive) == 0) {
-            const QString file = format->formatOptions.value(QStringLiteral("FILE"), QString());
-            if (file.isEmpty())
-                return cgiErrorPage({QStringLiteral("msReturnTemplateQuery(): Web application error. Template driver requires \"FILE\" format option be set.")});
-            auto text = loadTemplateFile(map, file);
-            if (!text) return errorPage(text.message());
-            auto page = processPageTemplate(*text, {map, results, request, false});
-            if (!page) return errorPage(page.message());
-            return textResponse(*page, format->mimeType.isEmpty() ? QByteArray("text/html") : format->mimeType.toUtf8());
-        }
+    const OutputFormatDef* format = outputFormat(map, name);
+    if (format && format->driver.startsWith(QLatin1String("OGR/"), Qt::CaseInsensitive)) {
+        const QString wkt = prepared.crs() ? QString::fromUtf8(prepared.crs()->wkt()) : QString();
+        auto written = ogrQueryResponse(map, *format, found, wkt);
+        if (!written) return errorPage(written.message());
+        return std::move(written).value();
     }
-    if (findImageFormat(map, name)) return queryMapImage(prepared, name, results);
+    const bool templateDriver = format && format->driver.compare(QLatin1String("TEMPLATE"), Qt::CaseInsensitive) == 0;
+    if (!templateDriver && findImageFormat(map, name)) return queryMapImage(prepared, name, found);
+
+    // Templates: OGR and image outputs returned before mapserv draws the query map.
+    const Result<CgiQueryResults> drawn = withQueryMapDrawn(prepared, found);
+    if (!drawn) return cgiErrorPage(drawn.message().split(QLatin1Char('\n')));
+    const CgiQueryResults& results = *drawn;
+    if (templateDriver) {
+        const QString file = format->formatOptions.value(QStringLiteral("FILE"), QString());
+        if (file.isEmpty())
+            return cgiErrorPage({QStringLiteral("msReturnTemplateQuery(): Web application error. Template driver requires \"FILE\" format option be set.")});
+        auto text = loadTemplateFile(map, file);
+        if (!text) return errorPage(text.message());
+        auto page = processPageTemplate(*text, {map, results, request, false});
+        if (!page) return errorPage(page.message());
+        return textResponse(*page, format->mimeType.isEmpty() ? QByteArray("text/html") : format->mimeType.toUtf8());
+    }
     return nestedTemplates(map, request, params, results, name);
 }
 

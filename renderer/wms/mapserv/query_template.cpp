@@ -173,8 +173,9 @@ private:
         replaceTemplateTags(text, QStringLiteral("mapsize_esc"), [&](const TemplateTag&) { return urlEncoded(size); });
         replaceTemplateTags(text, QStringLiteral("mapwidth"), [&](const TemplateTag&) { return QString::number(r.width); });
         replaceTemplateTags(text, QStringLiteral("mapheight"), [&](const TemplateTag&) { return QString::number(r.height); });
-        replaceTemplateTags(text, QStringLiteral("scale"), [](const TemplateTag&) { return number(-1); });
-        replaceTemplateTags(text, QStringLiteral("scaledenom"), [](const TemplateTag&) { return number(-1); });
+        replaceTemplateTags(text, QStringLiteral("scale"), [&](const TemplateTag&) { return number(r.scaleDenom); });
+        replaceTemplateTags(text, QStringLiteral("scaledenom"), [&](const TemplateTag&) { return number(r.scaleDenom); });
+        replaceTemplateTags(text, QStringLiteral("cellsize"), [&](const TemplateTag&) { return number(r.cellSize); });
         replaceTemplateTags(text, QStringLiteral("nr"), [&](const TemplateTag&) { return QString::number(m_ctx.countResults ? r.featureCount() : 0); });
         replaceTemplateTags(text, QStringLiteral("nl"), [&](const TemplateTag&) { return QString::number(m_ctx.countResults ? r.layers.size() : 0); });
     }
