@@ -63,6 +63,7 @@ MapView makeMapViewFromCenterExtent(const Rect& extent, int width, int height, c
     Rect r = extent;
     if (width > 1 && height > 1) {
         const double cs = adjustExtent(r, width, height);
+        v.centerExtent = r;
         if (cs > 0) {
             r.minx -= cs / 2;
             r.maxx += cs / 2;
@@ -84,6 +85,11 @@ MapView makeMapViewFromEdges(const Rect& edges, int width, int height, const Crs
     v.crs = crs;
     v.resolution = resolution;
     v.extent = edges;
+    // mapwms.c: the BBOX moved in by half a pixel on each axis.
+    if (width > 0 && height > 0) {
+        const double dx = edges.width() / width, dy = edges.height() / height;
+        v.centerExtent = {edges.minx + dx * 0.5, edges.miny + dy * 0.5, edges.maxx - dx * 0.5, edges.maxy - dy * 0.5};
+    }
     finishView(v, units);
     return v;
 }

@@ -13,6 +13,9 @@ struct MapDef;
 
 struct MapView {
     Rect extent;            // edges of the image in map units (after MapServer's adjustment)
+    // MapServer's own map extent, between the corner pixels' centres; invalid
+    // when the view was made by hand (then derived from the edges).
+    Rect centerExtent;
     int width = 0;          // pixels
     int height = 0;
     Crs crs;                // map CRS (may be invalid: no PROJECTION, no reprojection)

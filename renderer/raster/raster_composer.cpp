@@ -346,7 +346,8 @@ bool loadMaskAlpha(const RasterSource& src, const RasterWindow& w, GDALRasterBan
     return true;
 }
 
-inline QRgb premul(int r, int g, int b, int a) { return qPremultiply(qRgba(r, g, b, a)); }
+// msAlphaBlend onto a transparent pixel: the colour times alpha, truncated.
+inline QRgb premul(int r, int g, int b, int a) { return qRgba(r * a / 255, g * a / 255, b * a / 255, a); }
 
 void paintIndexed(QImage& img, const Planes& p, const ColorMap& cm, const uint8_t* alpha)
 {

@@ -96,7 +96,7 @@ std::optional<Crs> layerCrs(const LayerDef& layer, const RasterLayerSetup& setup
 }
 
 // Draws one dataset of the layer.
-Status drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPainter& painter, LayerTrace& trace)
+Status drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPainter& painter, QImage& target, LayerTrace& trace)
 {
     const GeoTransform gt = GeoTransform::forRaster(ds, ctx.layer, ctx.options, ctx.mapDir);
     const bool reproject = crs.isValid() && ctx.view.crs.isValid() && crs != ctx.view.crs;
@@ -104,16 +104,7 @@ Status drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPa
         || ctx.options.has(QStringLiteral("RESAMPLE")) || ctx.view.angle != 0;
     RasterSource src{ds, &ctx.layer, &ctx.options, &ctx.setup.luts, ctx.mapDir, ctx.setup.classifier.get()};
 
-    if (resample) {
-        const Result<QImage> img = RasterResampler::render(src, gt, reproject ? crs : Crs(), ctx.view, trace);
-        if (!img) return img.error();
-        if (img->isNull()) return {};
-        Stopwatch sw;
-        painter.drawImage(0, 0, *img);
-        trace.drawMs += sw.elapsedMs();
-        trace.pixels += qint64(img->width()) * img->height();
-        return {};
-    }
+    if (resample) return RasterResampler::render(src, gt, reproject ? crs : Crs(), ctx.view, trace, target);
     const auto d = directWindow(gt, GDALGetRasterXSize(ds), GDALGetRasterYSize(ds), ctx.view);
     if (!d) return {};  // no overlap: nothing to draw
     const Result<QImage> img = RasterComposer::compose(src, d->window, trace);
@@ -150,6 +141,9 @@ struct LayerTarget {
         p.drawImage(0, 0, layerImage);
         trace.drawMs += sw.elapsedMs();
     }
+
+    // What the painter paints on.
+    QImage& image(QImage& canvas) { return layerImage.isNull() ? canvas : layerImage; }
 
     double opacity;
     QImage layerImage;
@@ -248,7 +242,7 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
             crs = layerCrs(layer, setup, ds, &error);
         }
         if (!crs) return fail(QStringLiteral("%1: bad projection: %2").arg(item.display, error));
-        if (const Status drawn = drawDataset(ctx, ds, *crs, painter, trace); !drawn)
+        if (const Status drawn = drawDataset(ctx, ds, *crs, painter, target.image(canvas), trace); !drawn)
             return fail(QStringLiteral("%1: %2").arg(item.display, drawn.message()));
     }
     target.finish(canvas, trace);
@@ -267,7 +261,7 @@ bool RasterLayerRenderer::renderDataset(const MapDef& map, const LayerDef& layer
     }
     const LayerContext ctx{map, layer, view, setup, setup.options, setup.mapDir};
     LayerTarget target(layer, canvas);
-    const Status drawn = drawDataset(ctx, dataset, view.crs, target.painter, trace);
+    const Status drawn = drawDataset(ctx, dataset, view.crs, target.painter, target.image(canvas), trace);
     target.finish(canvas, trace);
     trace.totalMs += total.elapsedMs();
     if (!drawn) trace.error = QStringLiteral("layer '%1': %2").arg(layer.name, drawn.message());

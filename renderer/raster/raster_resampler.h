@@ -3,8 +3,7 @@
 // south-up, when layer and map CRS differ, or when PROCESSING RESAMPLE is
 // given. Loads the needed source window (at OVERSAMPLE_RATIO times the map
 // resolution) into RGBA, then samples it for every map pixel through a
-// map-pixel -> source-pixel transform (GDAL's GenImgProj transformer when
-// reprojecting).
+// map-pixel -> source-pixel transform (raster/resample_plan).
 
 #include "core/result.h"
 #include "raster/geo_transform.h"
@@ -22,10 +21,11 @@ class Crs;
 
 class RasterResampler {
 public:
-    // Returns a view-sized image, or an image with isNull() when nothing
-    // overlaps. srcCrs/dstCrs may be invalid (then no reprojection).
-    static Result<QImage> render(const RasterSource& source, const GeoTransform& srcGt, const Crs& srcCrs,
-                                 const MapView& view, LayerTrace& trace);
+    // Draws onto `target` (the view's size; premultiplied ARGB32 is blended
+    // into directly, with MapServer's arithmetic). srcCrs may be invalid
+    // (then no reprojection).
+    static Status render(const RasterSource& source, const GeoTransform& srcGt, const Crs& srcCrs, const MapView& view,
+                         LayerTrace& trace, QImage& target);
 };
 
 }  // namespace maptune

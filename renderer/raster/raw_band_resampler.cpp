@@ -148,12 +148,7 @@ Result<RawRaster> RawBandResampler::render(const RawBandsRequest& r, const GeoTr
     std::vector<double> x1(size_t(w) + 1), y1(size_t(w) + 1), x2(size_t(w) + 1), y2(size_t(w) + 1);
     std::vector<int> ok1(size_t(w) + 1), ok2(size_t(w) + 1);
     std::vector<double> sums(r.bands.size());
-    const auto toLoaded = [&](std::vector<double>& xs, std::vector<double>& ys, int n) {
-        for (int i = 0; i < n; ++i) {
-            xs[size_t(i)] = (xs[size_t(i)] - plan->x0) * plan->fx;
-            ys[size_t(i)] = (ys[size_t(i)] - plan->y0) * plan->fy;
-        }
-    };
+    const PixelTransform toLoaded(plan->loadedGt, srcCrs, view);
     for (int row = 0; row < view.height; ++row) {
         const bool footprint = r.mode == Resample::Average;
         const int n = footprint ? w + 1 : w;
@@ -161,12 +156,8 @@ Result<RawRaster> RawBandResampler::render(const RawBandsRequest& r, const GeoTr
             x1[size_t(i)] = footprint ? i : i + 0.5, y1[size_t(i)] = footprint ? row : row + 0.5;
             x2[size_t(i)] = i, y2[size_t(i)] = row + 1;
         }
-        t.apply(n, x1.data(), y1.data(), ok1.data());
-        toLoaded(x1, y1, n);
-        if (footprint) {
-            t.apply(n, x2.data(), y2.data(), ok2.data());
-            toLoaded(x2, y2, n);
-        }
+        toLoaded.apply(n, x1.data(), y1.data(), ok1.data());
+        if (footprint) toLoaded.apply(n, x2.data(), y2.data(), ok2.data());
         for (int i = 0; i < w; ++i) {
             const size_t c = size_t(i);
             bool set = false;

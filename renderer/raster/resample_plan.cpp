@@ -5,70 +5,105 @@
 #include "mapfile/processing.h"
 
 #include <cpl_string.h>
-#include <gdal_alg.h>
 
 #include <cmath>
 #include <vector>
 
 namespace maptune {
 
-PixelTransform::PixelTransform(const GeoTransform& srcGt, const Crs& srcCrs, const MapView& view) : m_srcGt(srcGt)
+namespace {
+
+constexpr double kMaxApproxError = 0.333;
+
+// msMapComputeGeotransform without rotation: bug 1916's pixel-centre extent.
+GeoTransform mapGeoTransform(const MapView& view)
 {
-    m_dstGt.c = {view.extent.minx, view.cellSizeX(), 0, view.extent.maxy, 0, -view.cellSizeY()};
-    if (view.angle != 0) rotate(view);
-    m_inv = srcGt.inverted().value_or(GeoTransform());
-    m_dstInv = m_dstGt.inverted().value_or(GeoTransform());
-    if (!srcCrs.isValid() || !view.crs.isValid()) return;
-    auto toSrc = CoordinateTransform::forThread(view.crs, srcCrs);
-    auto toDst = CoordinateTransform::forThread(srcCrs, view.crs);
-    m_failed = !toSrc || !toDst;
-    if (m_failed) return;
-    m_toSrc = std::move(toSrc).value();
-    m_toDst = std::move(toDst).value();
-    m_approx = GDALCreateApproxTransformer(&PixelTransform::base, this, 0.125);
-    m_failed = !m_approx;
+    Rect c = view.centerExtent;
+    if (!c.isValid()) {
+        const double dx = view.cellSizeX() / 2, dy = view.cellSizeY() / 2;
+        c = {view.extent.minx + dx, view.extent.miny + dy, view.extent.maxx - dx, view.extent.maxy - dy};
+    }
+    GeoTransform gt;
+    const double w = c.maxx - c.minx, h = c.maxy - c.miny;
+    const double cx = c.minx + w * 0.5, cy = c.miny + h * 0.5;
+    gt.c[1] = w / (view.width - 1);
+    gt.c[2] = 0;
+    gt.c[0] = cx - (view.width * 0.5) * gt.c[1];
+    gt.c[4] = 0;
+    gt.c[5] = -h / (view.height - 1);
+    gt.c[3] = cy - (view.height * 0.5) * gt.c[5];
+    return gt;
 }
 
-PixelTransform::~PixelTransform()
+}  // namespace
+
+PixelTransform::PixelTransform(const GeoTransform& srcGt, const Crs& srcCrs, const MapView& view)
 {
-    if (m_approx) GDALDestroyApproxTransformer(m_approx);
+    if (view.angle != 0) rotate(view);
+    else if (view.width > 1 && view.height > 1) m_dstGt = mapGeoTransform(view);
+    else m_dstGt.c = {view.extent.minx, view.cellSizeX(), 0, view.extent.maxy, 0, -view.cellSizeY()};
+    m_inv = srcGt.inverted().value_or(GeoTransform());
+    if (!srcCrs.isValid() || !view.crs.isValid() || srcCrs == view.crs) return;
+    auto toSrc = CoordinateTransform::forThread(view.crs, srcCrs);
+    m_failed = !toSrc;
+    if (!m_failed) m_toSrc = std::move(toSrc).value();
+}
+
+void PixelTransform::applyExact(int n, double* x, double* y, int* ok) const
+{
+    for (int i = 0; i < n; ++i) {
+        const double gx = m_dstGt.x(x[i], y[i]);
+        y[i] = m_dstGt.y(x[i], y[i]);
+        x[i] = gx;
+        ok[i] = 1;
+    }
+    if (m_toSrc) {
+        m_toSrc->transform(x, y, n);
+        for (int i = 0; i < n; ++i)
+            if (x[i] == HUGE_VAL || y[i] == HUGE_VAL || !std::isfinite(x[i]) || !std::isfinite(y[i])) ok[i] = 0;
+    }
+    for (int i = 0; i < n; ++i) {
+        if (!ok[i]) {
+            x[i] = y[i] = -1;
+            continue;
+        }
+        const double px = m_inv.x(x[i], y[i]);
+        y[i] = m_inv.y(x[i], y[i]);
+        x[i] = px;
+    }
 }
 
 void PixelTransform::apply(int n, double* x, double* y, int* ok) const
 {
-    if (m_approx) {
-        std::vector<double> z(size_t(n), 0.0);
-        GDALApproxTransform(m_approx, TRUE, n, x, y, z.data(), ok);
-        for (int i = 0; i < n; ++i)
-            if (!std::isfinite(x[i]) || !std::isfinite(y[i])) ok[i] = 0;
-        return;
-    }
-    for (int i = 0; i < n; ++i) {
-        const double gx = m_dstGt.x(x[i], y[i]), gy = m_dstGt.y(x[i], y[i]);
-        x[i] = m_inv.x(gx, gy);
-        y[i] = m_inv.y(gx, gy);
-        ok[i] = 1;
-    }
+    if (!approximate(n, x, y, ok)) applyExact(n, x, y, ok);
 }
 
-// A GDALTransformerFunc: map pixels to dataset pixels (dstToSrc) or back.
-int PixelTransform::base(void* arg, int dstToSrc, int n, double* x, double* y, double* /*z*/, int* ok)
+// msApproxTransformer: along a row, the first, middle and last points
+// exactly; the rest interpolated when the middle is within the error, else
+// each half the same way.
+bool PixelTransform::approximate(int n, double* x, double* y, int* ok) const
 {
-    const auto* self = static_cast<const PixelTransform*>(arg);
-    const GeoTransform& from = dstToSrc ? self->m_dstGt : self->m_srcGt;
-    const GeoTransform& to = dstToSrc ? self->m_inv : self->m_dstInv;
-    for (int i = 0; i < n; ++i) {
-        const double gx = from.x(x[i], y[i]), gy = from.y(x[i], y[i]);
-        x[i] = gx, y[i] = gy;
+    const int mid = (n - 1) / 2;
+    if (n <= 5 || y[0] != y[n - 1] || y[0] != y[mid] || x[0] == x[n - 1] || x[0] == x[mid]) return false;
+    double x2[3] = {x[0], x[mid], x[n - 1]}, y2[3] = {y[0], y[mid], y[n - 1]};
+    int ok2[3];
+    applyExact(3, x2, y2, ok2);
+    if (!ok2[0] || !ok2[1] || !ok2[2]) return false;
+    const double dx = (x2[2] - x2[0]) / (x[n - 1] - x[0]);
+    const double dy = (y2[2] - y2[0]) / (x[n - 1] - x[0]);
+    const double error = std::fabs((x2[0] + dx * (x[mid] - x[0])) - x2[1]) + std::fabs((y2[0] + dy * (x[mid] - x[0])) - y2[1]);
+    if (error > kMaxApproxError) {
+        if (!approximate(mid, x, y, ok)) applyExact(mid, x, y, ok);
+        if (!approximate(n - mid, x + mid, y + mid, ok + mid)) applyExact(n - mid, x + mid, y + mid, ok + mid);
+        return true;
     }
-    (dstToSrc ? self->m_toSrc : self->m_toDst)->transform(x, y, n);
-    for (int i = 0; i < n; ++i) {
-        ok[i] = x[i] != HUGE_VAL;
-        if (!ok[i]) continue;
-        const double px = to.x(x[i], y[i]), py = to.y(x[i], y[i]);
-        x[i] = px, y[i] = py;
+    for (int i = n - 1; i >= 0; --i) {
+        const double dist = x[i] - x[0];
+        y[i] = y2[0] + dy * dist;
+        x[i] = x2[0] + dx * dist;
+        ok[i] = 1;
     }
-    return TRUE;
+    return true;
 }
 
 // MapServer's rotated map: the geotransform turns about the view centre.
@@ -88,26 +123,28 @@ struct SrcExtent {
     double minx = 0, miny = 0, maxx = 0, maxy = 0;
 };
 
-// Bounds in dataset pixels of the map's edges (a grid when edges fail).
-std::optional<SrcExtent> sourceExtent(const PixelTransform& t, const MapView& view, int sx, int sy)
+// msTransformMapToSource: bounds in dataset pixels of the map's edges (a
+// grid when an edge point fails), over width x height map pixels from
+// (offset, offset) -- MapServer's ratios step by 0.1 as it adds them up.
+std::optional<SrcExtent> sourceExtent(const PixelTransform& t, double offset, double width, double height, int sx, int sy)
 {
     constexpr int steps = 10;
     for (bool grid : {false, true}) {
         std::vector<double> x, y;
-        for (int i = 0; i <= steps; ++i) {
-            const double r = double(i) / steps;
+        for (double r = 0.0; r <= 1.001; r += 1.0 / steps) {
             if (!grid) {
-                x.insert(x.end(), {r * view.width, r * view.width, 0.0, double(view.width)});
-                y.insert(y.end(), {0.0, double(view.height), r * view.height, r * view.height});
+                x.insert(x.end(), {r * width, r * width, 0.0, width});
+                y.insert(y.end(), {0.0, height, r * height, r * height});
             } else {
-                for (int j = 0; j <= steps; ++j) {
-                    x.push_back(double(j) / steps * view.width);
-                    y.push_back(r * view.height);
+                for (double r2 = 0.0; r2 <= 1.001; r2 += 1.0 / steps) {
+                    x.push_back(r2 * width);
+                    y.push_back(r * height);
                 }
             }
         }
+        for (size_t i = 0; i < x.size(); ++i) x[i] += offset, y[i] += offset;
         std::vector<int> ok(x.size());
-        t.apply(int(x.size()), x.data(), y.data(), ok.data());
+        t.applyExact(int(x.size()), x.data(), y.data(), ok.data());
         int failures = 0;
         std::optional<SrcExtent> e;
         for (size_t i = 0; i < x.size(); ++i) {
@@ -135,6 +172,22 @@ std::optional<SrcExtent> sourceExtent(const PixelTransform& t, const MapView& vi
     return std::nullopt;
 }
 
+// The view's extent on the raster; when the rectangle one pixel inside the
+// edges reaches further north or south (a pole inside the view), the whole
+// width and that side's full height.
+std::optional<SrcExtent> viewOnRaster(const PixelTransform& t, const MapView& view, int sx, int sy)
+{
+    std::optional<SrcExtent> e = sourceExtent(t, 0, view.width, view.height, sx, sy);
+    if (!e) return e;
+    const std::optional<SrcExtent> inner = sourceExtent(t, 1, view.width - 2, view.height - 2, sx, sy);
+    if (inner && (inner->maxy > e->maxy || inner->miny < e->miny)) {
+        e->minx = 0, e->maxx = sx;
+        if (inner->maxy > e->maxy) e->maxy = sy;
+        if (inner->miny < e->miny) e->miny = 0;
+    }
+    return e;
+}
+
 bool optionTrue(const ProcessingOptions& opt, const char* key)
 {
     return CPLTestBool(opt.value(QLatin1String(key), QStringLiteral("NO")).toLatin1().constData());
@@ -146,7 +199,7 @@ std::optional<LoadPlan> planLoad(const PixelTransform& t, const GeoTransform& sr
                                  const ProcessingOptions& opt)
 {
     std::optional<SrcExtent> ext;
-    if (!optionTrue(opt, "LOAD_WHOLE_IMAGE")) ext = sourceExtent(t, view, sx, sy);
+    if (!optionTrue(opt, "LOAD_WHOLE_IMAGE")) ext = viewOnRaster(t, view, sx, sy);
     if (!ext) ext = SrcExtent{0, 0, double(sx), double(sy)};
     const SrcExtent orig = *ext;
 
@@ -172,15 +225,22 @@ std::optional<LoadPlan> planLoad(const PixelTransform& t, const GeoTransform& sr
     plan.window = RasterWindow{int(e.minx), int(e.miny), winW, winH, 0, 0};
     plan.window.dstWidth = std::max(1, int(double(winW) * (nominal / cell)));
     plan.window.dstHeight = std::max(1, int(double(winH) * (nominal / cell)));
-    plan.x0 = e.minx, plan.y0 = e.miny;
-    plan.fx = double(plan.window.dstWidth) / winW;
-    // Rotated rasters keep square load pixels; north-up ones with nearly
-    // square pixels fit the window (MapServer #1715) -- in x units: the
-    // loaded rows span winH x the x pixel size, so a pixel 0.5 % taller or
-    // shorter than wide is stretched by that much, as MapServer reads it.
-    const bool fitY = srcGt.c[2] == 0 && srcGt.c[4] == 0 && srcGt.c[5] < 0
-        && std::fabs(std::fabs(srcGt.c[1]) - std::fabs(srcGt.c[5])) < 0.01 * std::fabs(srcGt.c[1]);
-    plan.fy = fitY ? std::fabs(srcGt.c[5]) / nominal * plan.window.dstHeight / winH : plan.fx;
+    // The geotransform of the image read, as msResampleGDALToMap adjusts it.
+    const double ratio = (e.maxx - e.minx) * nominal / plan.window.dstWidth / nominal;
+    GeoTransform& g = plan.loadedGt;
+    g = srcGt;
+    g.c[0] += srcGt.c[1] * e.minx + srcGt.c[2] * e.miny;
+    g.c[1] *= ratio;
+    g.c[2] *= ratio;
+    g.c[3] += srcGt.c[4] * e.minx + srcGt.c[5] * e.miny;
+    g.c[4] *= ratio;
+    g.c[5] *= ratio;
+    // North-up rasters with nearly square pixels fit the window exactly
+    // (#1715), in x units: a pixel 0.5 % taller than wide is read stretched.
+    if (g.c[2] == 0 && g.c[4] == 0 && g.c[5] < 0 && std::fabs(std::fabs(g.c[1]) - std::fabs(g.c[5])) < 0.01 * std::fabs(g.c[1])) {
+        g.c[1] = (e.maxx - e.minx) * nominal / plan.window.dstWidth;
+        g.c[5] = -(e.maxy - e.miny) * nominal / plan.window.dstHeight;
+    }
     return plan;
 }
 

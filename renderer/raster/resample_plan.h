@@ -18,40 +18,40 @@ class Crs;
 class CoordinateTransform;
 class ProcessingOptions;
 
-// Map pixel/line -> dataset pixel/line, through PROJ when reprojecting:
-// GDAL's approximating transformer (0.125 px, as MapServer's warp) over our
-// own base transformer, which uses this thread's cached PROJ operation --
-// GDAL's GenImgProj transformer would look the operation up in proj.db on
-// every request, a tenth of a 256-pixel tile's time.
+// Map pixel/line -> raster pixel/line as msResampleGDALToMap() computes it:
+// the map's geotransform (msMapComputeGeotransform, from the pixel-centre
+// extent over width - 1 pixels), PROJ when the CRSs differ (this thread's
+// cached operation), the inverse of the raster's geotransform; apply()
+// interpolates along rows as msApproxTransformer does (0.333 px), so that
+// a pixel on an edge lands on the same side of it as in MapServer.
 class PixelTransform {
 public:
     PixelTransform(const GeoTransform& srcGt, const Crs& srcCrs, const MapView& view);
-    ~PixelTransform();
-    PixelTransform(const PixelTransform&) = delete;
-    PixelTransform& operator=(const PixelTransform&) = delete;
 
     bool failed() const { return m_failed; }
     // In place; ok[i] false where the point does not transform.
     void apply(int n, double* x, double* y, int* ok) const;
+    // Without the approximation (msProjTransformer itself).
+    void applyExact(int n, double* x, double* y, int* ok) const;
 
 private:
-    static int base(void* arg, int dstToSrc, int n, double* x, double* y, double* z, int* ok);
+    bool approximate(int n, double* x, double* y, int* ok) const;
     void rotate(const MapView& view);
 
-    GeoTransform m_srcGt, m_dstGt, m_inv, m_dstInv;
-    std::shared_ptr<CoordinateTransform> m_toSrc, m_toDst;
-    void* m_approx = nullptr;
+    GeoTransform m_dstGt, m_inv;
+    std::shared_ptr<CoordinateTransform> m_toSrc;
     bool m_failed = false;
 };
 
-// The dataset window to read and the size to read it at; loaded pixel
-// coordinates are (dataset - x0) * fx, (dataset - y0) * fy.
+// The dataset window to read, the size to read it at, and the geotransform
+// of the image read (MapServer's adjusted adfSrcGeoTransform, #1715 fit included).
 struct LoadPlan {
     RasterWindow window;
-    double x0 = 0, y0 = 0, fx = 1, fy = 1;
+    GeoTransform loadedGt;
 };
 
 // nullopt when the view does not overlap the raster (sx x sy pixels).
+// `t` transforms to the dataset's own pixels.
 std::optional<LoadPlan> planLoad(const PixelTransform& t, const GeoTransform& srcGt, int sx, int sy, const MapView& view,
                                  const ProcessingOptions& options);
 

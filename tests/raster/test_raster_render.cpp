@@ -87,6 +87,9 @@ private Q_SLOTS:
     void paletteRaster();
     void alphaBand();
     void layerOpacity();
+    void resampledHalfTransparentAsMapServer_data();
+    void resampledHalfTransparentAsMapServer();
+    void resampledLastRowOnTheRasterEdge();
     void openErrorNamesLayerAndFile();
     void reprojectionKeepsPlaces();
 };
@@ -332,6 +335,48 @@ void TestRasterRender::layerOpacity()
     l.composites.append(LayerCompositeDef{50, QString()});
     const QImage img = renderLayer(map, l, edgesView({0, 0, 1, 1}, 1, 1), qRgb(255, 255, 255));
     QVERIFY(qAbs(qRed(img.pixel(0, 0)) - 128) <= 1);
+}
+
+// Resampling blends onto the map with MapServer's arithmetic: nearest and
+// bilinear weigh the premultiplied colour by its alpha again
+// (msAlphaBlendPM), average blends it once (msAlphaBlend). Values from
+// Debian's MapServer 8 over the same raster.
+void TestRasterRender::resampledHalfTransparentAsMapServer_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<QRgb>("expected");
+    QTest::newRow("nearest") << "NEAREST" << qRgb(190, 126, 126);
+    QTest::newRow("bilinear") << "BILINEAR" << qRgb(190, 126, 126);
+    QTest::newRow("average") << "AVERAGE" << qRgb(255, 127, 127);
+}
+
+void TestRasterRender::resampledHalfTransparentAsMapServer()
+{
+    QFETCH(QString, mode);
+    QFETCH(QRgb, expected);
+    QTemporaryDir dir;
+    const std::vector<double> red(16, 255), zero(16, 0), alpha(16, 128);
+    const QString path = makeTiff(dir.path(), QStringLiteral("half.tif"), 4, 4, GDT_Byte, {red, zero, zero, alpha},
+                                  std::nullopt, {0, 1, 0, -1, 0, -1}, [](GDALRasterBandH band) {
+                                      if (GDALGetBandNumber(band) == 4) GDALSetRasterColorInterpretation(band, GCI_AlphaBand);
+                                  });
+    MapDef map;
+    const QImage img = renderLayer(map, rasterLayer(path, {QStringLiteral("RESAMPLE=") + mode}), edgesView({1, 1, 3, 3}, 4, 4),
+                                   qRgb(255, 255, 255));
+    QCOMPARE(img.pixel(1, 1), expected);
+}
+
+// A map row whose centre falls on the raster's last edge: drawn or not on
+// the side MapServer's transform puts it (misc/runtime_sub, 30 x 30 over 0..300).
+void TestRasterRender::resampledLastRowOnTheRasterEdge()
+{
+    QTemporaryDir dir;
+    const QString path = makeTiff(dir.path(), QStringLiteral("grey.tif"), 400, 300, GDT_Byte, {std::vector<double>(400 * 300, 50)});
+    MapDef map;
+    const MapView view = makeMapViewFromCenterExtent({0, 0, 300, 300}, 30, 30, Crs(), QStringLiteral("METERS"), 72);
+    const QImage img = renderLayer(map, rasterLayer(path, {QStringLiteral("RESAMPLE=NEAREST")}), view, qRgb(255, 255, 255));
+    QCOMPARE(img.pixel(5, 29), qRgb(50, 50, 50));  // the bottom row's centre lies on y = 0
+    QCOMPARE(img.pixel(0, 5), qRgb(255, 255, 255));  // the left column's centre lies on x = 0: left out
 }
 
 void TestRasterRender::openErrorNamesLayerAndFile()

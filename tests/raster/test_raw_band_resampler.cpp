@@ -91,13 +91,18 @@ private Q_SLOTS:
         const ProcessingOptions options(QStringList{});
         const std::optional<LoadPlan> plan = planLoad(t, gt, 100, 100, view, options);
         QVERIFY(plan);
-        QCOMPARE(plan->fx, double(plan->window.dstWidth) / plan->window.srcWidth);
-        QVERIFY(qFuzzyCompare(plan->fy, 0.995 * plan->window.dstHeight / plan->window.srcHeight));
-        // Square pixels are not stretched.
-        gt.c[5] = -1;
-        const std::optional<LoadPlan> square = planLoad(PixelTransform(gt, Crs(), view), gt, 100, 100, view, options);
-        QVERIFY(square);
-        QCOMPARE(square->fy, double(square->window.dstHeight) / square->window.srcHeight);
+        // The loaded image's geotransform: the window's origin, pixels the
+        // window's size over the size read, both in x units (the fit).
+        const RasterWindow& w = plan->window;
+        QCOMPARE(plan->loadedGt.c[0], double(w.srcX));
+        QCOMPARE(plan->loadedGt.c[3], 100 - 0.995 * w.srcY);
+        QCOMPARE(plan->loadedGt.c[1], double(w.srcWidth) / w.dstWidth);
+        QCOMPARE(plan->loadedGt.c[5], -double(w.srcHeight) / w.dstHeight);
+        // Pixels far from square keep their own height.
+        gt.c[5] = -0.5;
+        const std::optional<LoadPlan> tall = planLoad(PixelTransform(gt, Crs(), view), gt, 100, 200, view, options);
+        QVERIFY(tall);
+        QCOMPARE(tall->loadedGt.c[5], -0.5 * tall->window.srcWidth / tall->window.dstWidth);
     }
 
     void outsideTheRasterNothingIsValid()
