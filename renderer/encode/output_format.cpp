@@ -142,6 +142,9 @@ Result<ImageFormat> fromDef(const OutputFormatDef& def) {
     if (!def.extension.isEmpty()) f->extension = def.extension;
     f->transparent = def.transparent;
     f->rgba = f->rgba || equalsCi(def.imageMode, QStringLiteral("RGBA"));
+    // loadOutputFormat: IMAGEMODE RGBA alone means TRANSPARENT ON; said OFF, the
+    // image keeps its alpha channel over an opaque IMAGECOLOR.
+    f->opaqueBackground = equalsCi(def.imageMode, QStringLiteral("RGBA")) && def.transparentGiven && !def.transparent;
     for (const auto& [k, v] : def.formatOptions.items) f->options.set(k, v);
     if (QString e = finish(*f); !e.isEmpty()) return Error(e);
     return std::move(*f);
@@ -246,7 +249,10 @@ ImageFormat withTransparency(const ImageFormat& format, bool transparent) {
     ImageFormat f = format;
     if (f.kind == ImageFormat::Kind::Jpeg) return f;
     f.transparent = transparent;
-    if (transparent) f.rgba = true;
+    if (transparent) {
+        f.rgba = true;
+        f.opaqueBackground = false;
+    }
     return f;
 }
 

@@ -40,6 +40,7 @@ struct ImageFormat {
     QString driver;               // "AGG/PNG", "AGG/PNG8", "AGG/JPEG", ...
     Kind kind = Kind::Png;
     bool transparent = false;     // TRANSPARENT ON
+    bool opaqueBackground = false; // IMAGEMODE RGBA with TRANSPARENT OFF: drawn on IMAGECOLOR
     bool rgba = false;            // IMAGEMODE RGBA (or TRANSPARENT ON): keep alpha
     int jpegQuality = 75;         // FORMATOPTION "QUALITY=n", 1..100
     bool jpegOptimized = true;    // FORMATOPTION "OPTIMIZED=YES" (MapServer default)

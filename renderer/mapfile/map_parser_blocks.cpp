@@ -46,7 +46,10 @@ const KeywordTable<OutputFormatDef>& outputFormatTable()
         {QStringLiteral("IMAGEMODE"), wordField(&OutputFormatDef::imageMode,
                                                 {"PC256", "RGB", "RGBA", "INT16", "FLOAT32", "BYTE", "FEATURE"})},
         {QStringLiteral("EXTENSION"), stringField(&OutputFormatDef::extension)},
-        {QStringLiteral("TRANSPARENT"), boolField(&OutputFormatDef::transparent)},
+        {QStringLiteral("TRANSPARENT"), Of{[](MapParser& p, OutputFormatDef& f, const Token& k) {
+             f.transparent = p.readBool(k);
+             f.transparentGiven = true;
+         }}},
         {QStringLiteral("FORMATOPTION"), Of{[](MapParser& p, OutputFormatDef& f, const Token& k) {
              // Repeatable, kept in order (several GDAL creation options may share a key).
              const QString option = p.readString(k);

@@ -407,7 +407,7 @@ void Writer::outputFormat(const OutputFormatDef& f)
     string("MIMETYPE", f.mimeType);
     word("IMAGEMODE", f.imageMode);
     string("EXTENSION", f.extension);
-    if (f.transparent) kw("TRANSPARENT", QStringLiteral("ON"));
+    if (f.transparent || f.transparentGiven) kw("TRANSPARENT", f.transparent ? QStringLiteral("ON") : QStringLiteral("OFF"));
     for (const auto& [k, v] : f.formatOptions.items) kw("FORMATOPTION", str(k + QLatin1Char('=') + v));
     close();
 }

@@ -16,6 +16,7 @@ struct OutputFormatDef {
     QString imageMode;               // RGB RGBA PC256 BYTE INT16 FLOAT32
     QString extension;
     bool transparent = false;
+    bool transparentGiven = false;   // TRANSPARENT written (RGBA without it means ON)
     KeyValues formatOptions;         // FORMATOPTION "KEY=VALUE", in order
     bool operator==(const OutputFormatDef&) const = default;
 };

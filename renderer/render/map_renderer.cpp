@@ -137,7 +137,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     if (req.transparent) format = withTransparency(*format, *req.transparent);
     // An RGBA format starts from a transparent canvas even without
     // TRANSPARENT ON, as MapServer's msImageCreate does.
-    const bool transparent = format->transparent || format->rgba;
+    const bool transparent = (format->transparent || format->rgba) && !format->opaqueBackground;
     Color bg = req.background.value_or(map.imageColor);
     if (!bg.isSet()) bg = Color::rgb(255, 255, 255);
     QImage canvas(width, height, QImage::Format_ARGB32_Premultiplied);

@@ -111,6 +111,32 @@ private Q_SLOTS:
         for (int x = 90; x < 100; ++x) QCOMPARE(pixel(r, x, 80), qRgb(255, 255, 255));
     }
 
+    // loadOutputFormat: IMAGEMODE RGBA alone is transparent; with TRANSPARENT
+    // OFF the image keeps its alpha channel over an opaque IMAGECOLOR.
+    void rgbaTransparentOffKeepsTheImageColor_data()
+    {
+        QTest::addColumn<QByteArray>("transparent");
+        QTest::addColumn<int>("alpha");
+        QTest::newRow("RGBA alone") << QByteArray() << 0;
+        QTest::newRow("RGBA, TRANSPARENT OFF") << QByteArray("TRANSPARENT OFF") << 255;
+        QTest::newRow("RGBA, TRANSPARENT ON") << QByteArray("TRANSPARENT ON") << 0;
+    }
+    void rgbaTransparentOffKeepsTheImageColor()
+    {
+        QFETCH(QByteArray, transparent);
+        QFETCH(int, alpha);
+        const QByteArray text = "MAP SIZE 10 10 EXTENT 0 0 10 10 IMAGECOLOR 255 255 0\n"
+                                " OUTPUTFORMAT NAME 'rgba' DRIVER AGG/PNG IMAGEMODE RGBA " + transparent + " END\nEND\n";
+        LoadResult loaded = parseMapText(text, QStringLiteral("/tmp/rgba.map"));
+        QVERIFY(loaded.ok());
+        const RenderResult r = MapRenderer(loaded.map).render({});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QImage img = QImage::fromData(r.bytes).convertToFormat(QImage::Format_ARGB32);
+        QCOMPARE(qAlpha(img.pixel(5, 5)), alpha);
+        if (alpha) QCOMPARE(img.pixel(5, 5), qRgb(255, 255, 0));
+        QVERIFY(img.hasAlphaChannel());
+    }
+
     void layerSelectionFollowsMap2img_data()
     {
         QTest::addColumn<QStringList>("layers");
