@@ -1,5 +1,7 @@
 #include "encode/image_encoder.h"
 
+#include "encode/gdal_writer.h"
+
 #include "encode/jpeg_writer.h"
 #include "encode/palette_quantizer.h"
 #include "encode/pixel_rows.h"
@@ -80,6 +82,10 @@ Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format) {
         return encodePalettePng(prepareCanvas(image), format);
     case ImageFormat::Kind::Png:
         return encodeTrueColorPng(prepareCanvas(image), format);
+    case ImageFormat::Kind::Gdal:
+        return writeGdalImage(image, format, Georeference{});
+    case ImageFormat::Kind::Raw:
+        return Error(QStringLiteral("OUTPUTFORMAT '%1' holds raster values (IMAGEMODE %2), not an image").arg(format.name, format.rawType));
     case ImageFormat::Kind::Mixed: {
         const ImageFormat& chosen = format.formatFor(image);
         if (chosen.kind == ImageFormat::Kind::Mixed)

@@ -1,6 +1,8 @@
 #include "encode/output_format.h"
 #include "mapfile/map_def.h"
 
+#include <gdal.h>
+
 #include <algorithm>
 #include <array>
 
@@ -15,7 +17,7 @@ struct BuiltIn {
 
 // MapServer 8's defaultoutputformats[] order, restricted to what we can encode.
 // "cairopng" draws through our renderer like every raster driver.
-constexpr std::array<BuiltIn, 7> kBuiltIns{{
+constexpr std::array<BuiltIn, 8> kBuiltIns{{
     {"png", "AGG/PNG", "image/png"},
     {"jpeg", "AGG/JPEG", "image/jpeg"},
     {"png8", "AGG/PNG8", "image/png; mode=8bit"},
@@ -23,6 +25,7 @@ constexpr std::array<BuiltIn, 7> kBuiltIns{{
     {"jpegpng", "AGG/MIXED", "image/vnd.jpeg-png"},
     {"jpegpng8", "AGG/MIXED", "image/vnd.jpeg-png8"},
     {"cairopng", "CAIRO/PNG", "image/png"},
+    {"GTiff", "GDAL/GTiff", "image/tiff"},
 }};
 
 bool equalsCi(const QString& a, const QString& b) { return a.compare(b, Qt::CaseInsensitive) == 0; }
@@ -32,9 +35,33 @@ bool isOn(const QString& v) {
         || equalsCi(v, QStringLiteral("true"));
 }
 
+bool isRawMode(const QString& imageMode) {
+    const QString m = imageMode.toUpper();
+    return m == QLatin1String("BYTE") || m == QLatin1String("INT16") || m == QLatin1String("FLOAT32");
+}
+
+// msInitDefaultGDALOutputFormat: a GDAL driver that writes, its MIME type and extension.
+std::optional<ImageFormat> gdalFormat(const QString& shortName, const QString& imageMode) {
+    GDALDriverH driver = GDALGetDriverByName(shortName.toUtf8().constData());
+    if (!driver || (!GDALGetMetadataItem(driver, GDAL_DCAP_CREATE, nullptr) && !GDALGetMetadataItem(driver, GDAL_DCAP_CREATECOPY, nullptr)))
+        return std::nullopt;
+    ImageFormat f;
+    f.driver = QStringLiteral("GDAL/") + shortName;
+    f.gdalDriver = QString::fromUtf8(GDALGetDescription(driver));
+    f.name = shortName;
+    f.kind = isRawMode(imageMode) ? ImageFormat::Kind::Raw : ImageFormat::Kind::Gdal;
+    if (f.kind == ImageFormat::Kind::Raw) f.rawType = imageMode.toUpper();
+    f.mimeType = QString::fromUtf8(GDALGetMetadataItem(driver, GDAL_DMD_MIMETYPE, nullptr));
+    f.extension = QString::fromUtf8(GDALGetMetadataItem(driver, GDAL_DMD_EXTENSION, nullptr));
+    return f;
+}
+
 // The driver's defaults (msCreateDefaultOutputFormat); nullopt when we cannot encode it.
-std::optional<ImageFormat> formatForDriver(const QString& driverIn) {
+std::optional<ImageFormat> formatForDriver(const QString& driverIn, const QString& imageMode = {}) {
     QString driver = driverIn.toUpper();
+    const bool gdal = driver.startsWith(QLatin1String("GDAL/"));
+    const bool ownEncoder = driver == QLatin1String("GDAL/PNG") || driver == QLatin1String("GDAL/JPEG");
+    if (gdal && (isRawMode(imageMode) || !ownEncoder)) return gdalFormat(driverIn.mid(5), imageMode);
     if (driver.startsWith(QLatin1String("GD/")))  // MapServer maps every GD driver to AGG/PNG8
         driver = QStringLiteral("AGG/PNG8");
     // GDAL/PNG and GDAL/JPEG write the same pixels through GDAL: encode them ourselves.
@@ -91,6 +118,14 @@ QString finish(ImageFormat& f) {
     }
     if (f.transparent || f.kind == ImageFormat::Kind::Mixed) f.rgba = true;
     if (f.kind == ImageFormat::Kind::Mixed) return {};
+    if (f.kind == ImageFormat::Kind::Raw || f.kind == ImageFormat::Kind::Gdal) {
+        // msOutputFormatValidate: BAND_COUNT bands of raw data.
+        if (auto v = f.options.value(QStringLiteral("BAND_COUNT")); v && f.kind == ImageFormat::Kind::Raw) {
+            if (!parseInt(*v, 1, 1000, &f.bandCount))
+                return where + QStringLiteral("FORMATOPTION \"BAND_COUNT=%1\" is not an integer from 1 to 1000").arg(*v);
+        }
+        return {};
+    }
 
     const bool quantize = isOn(f.options.value(QStringLiteral("QUANTIZE_FORCE"), {}));
     const bool palette = isOn(f.options.value(QStringLiteral("PALETTE_FORCE"), {}));
@@ -132,10 +167,10 @@ QString effectiveName(const OutputFormatDef& def) {
 }
 
 Result<ImageFormat> fromDef(const OutputFormatDef& def) {
-    auto f = formatForDriver(def.driver);
+    auto f = formatForDriver(def.driver, def.imageMode);
     if (!f) {
         return Error(QStringLiteral("OUTPUTFORMAT '%1': DRIVER '%2' is not supported by MapTune "
-                                    "(use AGG/PNG, AGG/PNG8 or AGG/JPEG)").arg(def.name, def.driver));
+                                    "(use AGG/PNG, AGG/PNG8, AGG/JPEG or a GDAL driver that writes files)").arg(def.name, def.driver));
     }
     f->name = effectiveName(def);
     if (!def.mimeType.isEmpty()) f->mimeType = def.mimeType;

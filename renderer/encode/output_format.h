@@ -9,7 +9,9 @@
 //   "image/png; mode=24bit"; "jpegpng" / "jpegpng8" AGG/MIXED "image/vnd.jpeg-png(8)":
 //   RGBA, written as OPAQUE_FORMAT (jpeg) when every pixel is opaque, else as
 //   TRANSPARENT_FORMAT (png24, png8), answered with that format's MIME type.
-//   (GTiff, kml, svg, pdf... are not handled here.)
+//   GDAL/<driver>: written through GDAL (msSaveImageGDAL); with IMAGEMODE BYTE,
+//   INT16 or FLOAT32 the bands hold raster values (raw mode). Built-in "GTiff".
+//   (kml, mvt, svg, pdf... are not handled here.)
 // - Lookup: the map's OUTPUTFORMATs by MIME type first, then by NAME, then the
 //   built-ins by name or MIME type; all case-insensitive.
 // - IMAGETYPE unset: the first OUTPUTFORMAT of the map, else "png".
@@ -32,7 +34,9 @@ namespace maptune {
 struct MapDef;
 
 struct ImageFormat {
-    enum class Kind { Png, Png8, Jpeg, Mixed };
+    // Gdal: the drawn RGB(A) image written by a GDAL driver (GDAL/GTiff ...);
+    // Raw: band values, not colours (GDAL/* with IMAGEMODE BYTE, INT16, FLOAT32).
+    enum class Kind { Png, Png8, Jpeg, Mixed, Gdal, Raw };
 
     QString name;                 // "png", or the OUTPUTFORMAT NAME
     QString mimeType;             // "image/png", "image/png; mode=8bit", ...
@@ -47,11 +51,14 @@ struct ImageFormat {
     int compressionLevel = -1;    // FORMATOPTION "COMPRESSION=n", 0..9; -1: our fast default
     int quantizeColors = 256;     // FORMATOPTION "QUANTIZE_COLORS=n" for Kind::Png8
     KeyValues options;            // every FORMATOPTION, driver defaults first
+    QString gdalDriver;           // Gdal, Raw: the GDAL driver's short name
+    QString rawType;              // Raw: "BYTE", "INT16" or "FLOAT32"
+    int bandCount = 1;            // Raw: FORMATOPTION BAND_COUNT
     // Kind::Mixed: the formats OPAQUE_FORMAT and TRANSPARENT_FORMAT name,
     // resolved against the map (never Mixed themselves).
     std::shared_ptr<const ImageFormat> opaque, translucent;
 
-    bool isPng() const { return kind != Kind::Jpeg && kind != Kind::Mixed; }
+    bool isPng() const { return kind == Kind::Png || kind == Kind::Png8; }
     // The format an image is written in: for Mixed, by whether every pixel is opaque.
     const ImageFormat& formatFor(const QImage& image) const;
 };

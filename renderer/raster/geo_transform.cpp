@@ -1,5 +1,7 @@
 #include "raster/geo_transform.h"
 
+#include "geo/map_view.h"
+
 #include "mapfile/map_def.h"
 #include "mapfile/processing.h"
 
@@ -25,6 +27,29 @@ std::optional<GeoTransform> GeoTransform::inverted() const
     out.c[0] = (c[2] * c[3] - c[0] * c[5]) * inv;
     out.c[3] = (-c[1] * c[3] + c[0] * c[4]) * inv;
     return out;
+}
+
+GeoTransform GeoTransform::forMapView(const MapView& view)
+{
+    GeoTransform gt;
+    if (view.width < 2 || view.height < 2) {
+        gt.c = {view.extent.minx, view.cellSizeX(), 0, view.extent.maxy, 0, -view.cellSizeY()};
+        return gt;
+    }
+    Rect c = view.centerExtent;
+    if (!c.isValid()) {
+        const double dx = view.cellSizeX() / 2, dy = view.cellSizeY() / 2;
+        c = {view.extent.minx + dx, view.extent.miny + dy, view.extent.maxx - dx, view.extent.maxy - dy};
+    }
+    const double w = c.maxx - c.minx, h = c.maxy - c.miny;
+    const double cx = c.minx + w * 0.5, cy = c.miny + h * 0.5;
+    gt.c[1] = w / (view.width - 1);
+    gt.c[2] = 0;
+    gt.c[0] = cx - (view.width * 0.5) * gt.c[1];
+    gt.c[4] = 0;
+    gt.c[5] = -h / (view.height - 1);
+    gt.c[3] = cy - (view.height * 0.5) * gt.c[5];
+    return gt;
 }
 
 namespace {

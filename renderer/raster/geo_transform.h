@@ -11,6 +11,8 @@ typedef void* GDALDatasetH;
 
 namespace maptune {
 
+struct MapView;
+
 struct LayerDef;
 class ProcessingOptions;
 
@@ -22,6 +24,10 @@ struct GeoTransform {
     double y(double px, double py) const { return c[3] + px * c[4] + py * c[5]; }
     bool isNorthUp() const { return c[2] == 0 && c[4] == 0 && c[1] > 0 && c[5] < 0; }
     std::optional<GeoTransform> inverted() const;
+
+    // MapServer's map->gt.geotransform for an unrotated view
+    // (msMapComputeGeotransform): the pixel-centre extent over width - 1 pixels.
+    static GeoTransform forMapView(const MapView& view);
 
     // MapServer's msGetGDALGeoTransform(): PROCESSING EXTENT_PRIORITY=WORLD
     // (with WORLDFILE) first, then the dataset's own georeferencing (a

@@ -7,7 +7,9 @@
 #include "raster/geo_transform.h"
 #include "raster/raster_classifier.h"
 #include "raster/raster_composer.h"
+#include "raster/direct_window.h"
 #include "raster/raster_resampler.h"
+#include "raster/raw_band_resampler.h"
 #include "data/tile_index.h"
 
 #include <QDir>
@@ -31,54 +33,15 @@ struct LayerContext {
     const QString& mapDir;
 };
 
-// Where the view lands on the raster when no resampling is needed: MapServer's
-// integer source window read into an integer destination rectangle.
-struct DirectWindow {
-    RasterWindow window;
-    int dstX = 0, dstY = 0;
-};
-
-std::optional<DirectWindow> directWindow(const GeoTransform& gt, int xsize, int ysize, const MapView& view)
+// msDrawRasterLayerLow's choice of msResampleGDALToMap: a rotated or
+// south-up raster, another CRS, PROCESSING RESAMPLE, or a map that needs a
+// geotransform (rotated, or with pixels that are not square).
+bool needsResampling(const LayerContext& ctx, const GeoTransform& gt, bool reproject)
 {
-    const Rect map = view.extent;
-    const double csx = view.cellSizeX(), csy = view.cellSizeY();
-    if (csx <= 0 || csy <= 0) return std::nullopt;
-    Rect copy = map;
-    copy.minx = std::max(copy.minx, gt.x(0, ysize));
-    copy.maxx = std::min(copy.maxx, gt.x(xsize, 0));
-    copy.miny = std::max(copy.miny, gt.y(0, ysize));
-    copy.maxy = std::min(copy.maxy, gt.y(xsize, 0));
-    if (copy.minx >= copy.maxx || copy.miny >= copy.maxy) return std::nullopt;
-    const auto inv = gt.inverted();
-    if (!inv) return std::nullopt;
-    const double llx = inv->x(copy.minx, copy.miny), lly = inv->y(copy.minx, copy.miny);
-    const double urx = inv->x(copy.maxx, copy.maxy), ury = inv->y(copy.maxx, copy.maxy);
-
-    DirectWindow d;
-    RasterWindow& w = d.window;
-    w.srcX = std::max(0, int(std::floor(llx + 0.5)));
-    w.srcY = std::max(0, int(std::floor(ury + 0.5)));
-    w.srcWidth = std::min(std::max(0, int(urx - llx + 0.5)), xsize - w.srcX);
-    w.srcHeight = std::min(std::max(0, int(lly - ury + 0.5)), ysize - w.srcY);
-    // Very small windows still use one source pixel (MapServer #4172).
-    if (w.srcWidth == 0 && urx - llx > 0) {
-        w.srcWidth = 1;
-        w.srcX = std::min(w.srcX, xsize - 1);
-    }
-    if (w.srcHeight == 0 && lly - ury > 0) {
-        w.srcHeight = 1;
-        w.srcY = std::min(w.srcY, ysize - 1);
-    }
-    if (w.srcWidth <= 0 || w.srcHeight <= 0) return std::nullopt;
-
-    d.dstX = int((copy.minx - map.minx) / csx);
-    d.dstY = int((map.maxy - copy.maxy) / csy);
-    const int lrx = std::clamp(int((copy.maxx - map.minx) / csx + 0.5), 0, view.width);
-    const int lry = std::clamp(int((map.maxy - copy.miny) / csy + 0.5), 0, view.height);
-    w.dstWidth = std::max(0, std::min(view.width, lrx - d.dstX));
-    w.dstHeight = std::max(0, std::min(view.height, lry - d.dstY));
-    if (w.dstWidth == 0 || w.dstHeight == 0) return std::nullopt;
-    return d;
+    const double csx = ctx.view.cellSizeX(), csy = ctx.view.cellSizeY();
+    const bool nonSquare = std::fabs(csx - csy) > 1e-9 * std::max(std::fabs(csx), std::fabs(csy));
+    return (!gt.isNorthUp() && ctx.layer.transform) || reproject || ctx.options.has(QStringLiteral("RESAMPLE")) || ctx.view.angle != 0
+        || nonSquare;
 }
 
 std::optional<Crs> layerCrs(const LayerDef& layer, const RasterLayerSetup& setup, GDALDatasetH ds, QString* error)
@@ -100,8 +63,7 @@ Status drawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, QPa
 {
     const GeoTransform gt = GeoTransform::forRaster(ds, ctx.layer, ctx.options, ctx.mapDir);
     const bool reproject = crs.isValid() && ctx.view.crs.isValid() && crs != ctx.view.crs;
-    const bool resample = (!gt.isNorthUp() && ctx.layer.transform) || reproject
-        || ctx.options.has(QStringLiteral("RESAMPLE")) || ctx.view.angle != 0;
+    const bool resample = needsResampling(ctx, gt, reproject);
     RasterSource src{ds, &ctx.layer, &ctx.options, &ctx.setup.luts, ctx.mapDir, ctx.setup.classifier.get()};
 
     if (resample) return RasterResampler::render(src, gt, reproject ? crs : Crs(), ctx.view, trace, target);
@@ -187,22 +149,20 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
     return render(map, layer, setup, view, canvas, trace, cancel);
 }
 
-bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup,
-                                 const MapView& view, QImage& canvas, LayerTrace& trace, const CancelToken& cancel)
+namespace {
+
+// Every dataset the layer draws (its DATA, or the TILEINDEX tiles the view
+// meets), opened, with its CRS; `draw` is called for each. False with
+// trace.error set when one fails.
+bool forEachDataset(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup, const MapView& view,
+                    LayerTrace& trace, const CancelToken& cancel, const std::function<Status(GDALDatasetH, const Crs&)>& draw)
 {
-    Stopwatch total;
-    trace.layer = layer.name;
     const auto fail = [&](const QString& what) {
         trace.error = QStringLiteral("layer '%1': %2").arg(layer.name, what);
-        trace.totalMs += total.elapsedMs();
         return false;
     };
-    const LayerContext ctx{map, layer, view, setup, setup.options, setup.mapDir};
     QString error;
     if (!setup.classifierError.isEmpty()) return fail(setup.classifierError);
-
-    LayerTarget target(layer, canvas);
-    QPainter& painter = target.painter;
 
     struct Item {
         QString path;
@@ -242,12 +202,72 @@ bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const
             crs = layerCrs(layer, setup, ds, &error);
         }
         if (!crs) return fail(QStringLiteral("%1: bad projection: %2").arg(item.display, error));
-        if (const Status drawn = drawDataset(ctx, ds, *crs, painter, target.image(canvas), trace); !drawn)
-            return fail(QStringLiteral("%1: %2").arg(item.display, drawn.message()));
+        if (const Status drawn = draw(ds, *crs); !drawn) return fail(QStringLiteral("%1: %2").arg(item.display, drawn.message()));
     }
-    target.finish(canvas, trace);
-    trace.totalMs += total.elapsedMs();
     return true;
+}
+
+// msDrawRasterLayerGDAL_RawMode: band values into the raw image, where a
+// pixel has data (no-data pixels leave what is there).
+Status drawRawDataset(const LayerContext& ctx, GDALDatasetH ds, const Crs& crs, RawImage& image)
+{
+    const GeoTransform gt = GeoTransform::forRaster(ds, ctx.layer, ctx.options, ctx.mapDir);
+    const bool reproject = crs.isValid() && ctx.view.crs.isValid() && crs != ctx.view.crs;
+    RawBandsRequest request;
+    request.dataset = ds;
+    request.layer = &ctx.layer;
+    request.options = &ctx.options;
+    request.storage = image.storage;
+    const int available = GDALGetRasterCount(ds);
+    if (const auto bands = ctx.options.value(QStringLiteral("BANDS"))) {
+        for (const QString& b : bands->split(QLatin1Char(','), Qt::SkipEmptyParts)) request.bands.push_back(b.trimmed().toInt());
+    } else {
+        for (int b = 1; b <= int(image.bands.size()); ++b) request.bands.push_back(b);
+    }
+    request.bands.resize(std::min(request.bands.size(), image.bands.size()));
+    for (int b : request.bands)
+        if (b < 1 || b > available) return Error(QStringLiteral("band %1 asked for, the raster has %2").arg(b).arg(available));
+    const bool resample = needsResampling(ctx, gt, reproject);
+    request.mode = resample ? resampleMode(ctx.options) : Resample::Nearest;
+    Result<RawRaster> drawn = resample ? RawBandResampler::render(request, gt, reproject ? crs : Crs(), ctx.view)
+                                       : RawBandResampler::read(request, gt, ctx.view);
+    if (!drawn) return drawn.error();
+    const size_t pixels = size_t(image.width) * size_t(image.height);
+    for (size_t p = 0; p < pixels; ++p) {
+        if (!drawn->isValid(p)) continue;
+        for (size_t b = 0; b < drawn->bands.size(); ++b) image.bands[b][p] = drawn->bands[b][p];
+    }
+    return {};
+}
+
+}  // namespace
+
+bool RasterLayerRenderer::render(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup,
+                                 const MapView& view, QImage& canvas, LayerTrace& trace, const CancelToken& cancel)
+{
+    Stopwatch total;
+    trace.layer = layer.name;
+    const LayerContext ctx{map, layer, view, setup, setup.options, setup.mapDir};
+    LayerTarget target(layer, canvas);
+    const bool ok = forEachDataset(map, layer, setup, view, trace, cancel, [&](GDALDatasetH ds, const Crs& crs) {
+        return drawDataset(ctx, ds, crs, target.painter, target.image(canvas), trace);
+    });
+    if (ok) target.finish(canvas, trace);
+    trace.totalMs += total.elapsedMs();
+    return ok;
+}
+
+bool RasterLayerRenderer::renderRaw(const MapDef& map, const LayerDef& layer, const MapView& view, RawImage& image,
+                                    LayerTrace& trace, const CancelToken& cancel)
+{
+    Stopwatch total;
+    trace.layer = layer.name;
+    const RasterLayerSetup setup(map, layer);
+    const LayerContext ctx{map, layer, view, setup, setup.options, setup.mapDir};
+    const bool ok = forEachDataset(map, layer, setup, view, trace, cancel,
+                                   [&](GDALDatasetH ds, const Crs& crs) { return drawRawDataset(ctx, ds, crs, image); });
+    trace.totalMs += total.elapsedMs();
+    return ok;
 }
 
 bool RasterLayerRenderer::renderDataset(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup,

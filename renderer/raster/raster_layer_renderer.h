@@ -10,6 +10,7 @@
 #include "mapfile/processing.h"
 #include "raster/raster_classifier.h"
 #include "raster/raster_luts.h"
+#include "raster/raw_band_resampler.h"
 #include "trace/cancel_token.h"
 #include "trace/trace.h"
 
@@ -37,6 +38,14 @@ struct RasterLayerSetup {
     QString crsError;                                    // a PROJECTION that does not resolve
 };
 
+// A raw-mode image (OUTPUTFORMAT IMAGEMODE BYTE, INT16, FLOAT32): one plane
+// of width x height values per band, NULLVALUE (or 0) where nothing drew.
+struct RawImage {
+    int width = 0, height = 0;
+    RawStorage storage = RawStorage::Float32;
+    std::vector<std::vector<float>> bands;
+};
+
 class RasterLayerRenderer {
 public:
     // Draws `layer` onto `canvas` (Format_ARGB32_Premultiplied, view.width x
@@ -54,6 +63,11 @@ public:
     // its CRS (KERNELDENSITY, IDW), with the layer's classes, OFFSITE and OPACITY.
     static bool renderDataset(const MapDef& map, const LayerDef& layer, const RasterLayerSetup& setup,
                               const MapView& view, GDALDatasetH dataset, QImage& canvas, LayerTrace& trace);
+
+    // Writes the layer's band values into `image` (raw mode): BANDS, or the
+    // first bands; NODATA / OFFSITE pixels leave what is there.
+    static bool renderRaw(const MapDef& map, const LayerDef& layer, const MapView& view, RawImage& image, LayerTrace& trace,
+                          const CancelToken& cancel);
 
     // PROCESSING problems MapServer keeps silent about (unknown or repeated keys).
     static QStringList warnings(const LayerDef& layer);

@@ -3,6 +3,7 @@
 #include "geo/map_view.h"
 #include "mapfile/layer_def.h"
 #include "mapfile/processing.h"
+#include "raster/direct_window.h"
 #include "raster/raster_composer.h"
 
 #include <cpl_error.h>
@@ -34,6 +35,22 @@ struct Loaded {
         return true;
     }
 };
+
+// The resamplers' own narrowing (msNearest/Bilinear/AverageRasterResampler):
+// nearest copies the loaded value; bilinear truncates (bytes clamped first);
+// average rounds 16-bit values and truncates bytes.
+float narrowed(double v, Resample mode, RawStorage storage)
+{
+    const auto clampTo = [](double x, double lo, double hi) { return std::max(lo, std::min(hi, x)); };
+    switch (storage) {
+    case RawStorage::Float32: return float(v);
+    case RawStorage::Int16:
+        if (mode == Resample::Average) v += 0.5;
+        return float(std::trunc(clampTo(v, -32768, 32767)));
+    case RawStorage::Byte: return float(std::trunc(clampTo(v, 0, 255)));
+    }
+    return float(v);
+}
 
 std::optional<std::vector<float>> noDataValues(const RawBandsRequest& r)
 {
@@ -71,6 +88,7 @@ Result<Loaded> load(const RawBandsRequest& r, const RasterWindow& w)
         std::vector<float>& plane = l.bands[b];
         plane.assign(buffer.begin() + std::ptrdiff_t(b * pixels), buffer.begin() + std::ptrdiff_t((b + 1) * pixels));
         for (size_t i = 0; i < pixels; ++i) {
+            if (r.storage != RawStorage::Float32) plane[i] = storedAs(plane[i], r.storage);
             if (noData && plane[i] == (*noData)[b]) {
                 plane[i] = 0;
                 continue;
@@ -128,6 +146,41 @@ bool bilinear(const Loaded& l, double x, double y, std::vector<double>& sums)
 
 }  // namespace
 
+float storedAs(double v, RawStorage storage)
+{
+    if (storage == RawStorage::Float32) return float(v);
+    if (std::isnan(v)) return 0;
+    const double lo = storage == RawStorage::Byte ? 0 : -32768, hi = storage == RawStorage::Byte ? 255 : 32767;
+    v = v > 0 ? v + 0.5 : v - 0.5;
+    return float(std::trunc(std::max(lo, std::min(hi, v))));
+}
+
+Result<RawRaster> RawBandResampler::read(const RawBandsRequest& r, const GeoTransform& srcGt, const MapView& view)
+{
+    RawRaster out;
+    out.width = view.width, out.height = view.height;
+    const size_t pixels = size_t(view.width) * size_t(view.height);
+    out.valid.assign(pixels, 0);
+    out.bands.assign(r.bands.size(), std::vector<float>(pixels, 0.0f));
+    const auto d = directWindow(srcGt, GDALGetRasterXSize(r.dataset), GDALGetRasterYSize(r.dataset), view);
+    if (!d) return out;
+    Result<Loaded> loaded = load(r, d->window);
+    if (!loaded) return loaded.error();
+    for (int y = 0; y < loaded->height; ++y) {
+        const int row = d->dstY + y;
+        if (row < 0 || row >= view.height) continue;
+        for (int x = 0; x < loaded->width; ++x) {
+            const int col = d->dstX + x;
+            if (col < 0 || col >= view.width) continue;
+            const size_t from = size_t(y) * size_t(loaded->width) + size_t(x), to = size_t(row) * size_t(view.width) + size_t(col);
+            if (!loaded->valid[from]) continue;
+            out.valid[to] = 1;
+            for (size_t b = 0; b < out.bands.size(); ++b) out.bands[b][to] = loaded->bands[b][from];
+        }
+    }
+    return out;
+}
+
 Result<RawRaster> RawBandResampler::render(const RawBandsRequest& r, const GeoTransform& srcGt, const Crs& srcCrs,
                                            const MapView& view)
 {
@@ -173,7 +226,8 @@ Result<RawRaster> RawBandResampler::render(const RawBandsRequest& r, const GeoTr
             if (!set) continue;
             const size_t p = size_t(row) * size_t(w) + c;
             out.valid[p] = 1;
-            for (size_t b = 0; b < sums.size(); ++b) out.bands[b][p] = float(sums[b]);
+            for (size_t b = 0; b < sums.size(); ++b)
+                out.bands[b][p] = r.mode == Resample::Nearest ? float(sums[b]) : narrowed(sums[b], r.mode, r.storage);
         }
     }
     return out;

@@ -25,19 +25,31 @@ struct RawRaster {
     bool isValid(size_t pixel) const { return valid[pixel] != 0; }
 };
 
+// The image's raw data type (OUTPUTFORMAT IMAGEMODE BYTE, INT16, FLOAT32):
+// MapServer loads the raster in it and narrows each resampled value to it.
+enum class RawStorage { Float32, Int16, Byte };
+
 struct RawBandsRequest {
     GDALDatasetH dataset = nullptr;
     std::vector<int> bands;                      // 1-based band numbers
     const LayerDef* layer = nullptr;             // OFFSITE
     const ProcessingOptions* options = nullptr;  // NODATA, load options
     Resample mode = Resample::Average;
+    RawStorage storage = RawStorage::Float32;
 };
+
+// A value read into `storage` as GDAL converts it (rounded half away from
+// zero, clamped, NaN as 0 for the integer types).
+float storedAs(double v, RawStorage storage);
 
 class RawBandResampler {
 public:
     // A view-sized grid; all pixels invalid when nothing overlaps.
     static Result<RawRaster> render(const RawBandsRequest& request, const GeoTransform& srcGt, const Crs& srcCrs,
                                     const MapView& view);
+    // Without resampling (msDrawRasterLayerGDAL_RawMode's own window): the
+    // source window read at the size it covers on the view, GDAL's nearest.
+    static Result<RawRaster> read(const RawBandsRequest& request, const GeoTransform& srcGt, const MapView& view);
 };
 
 }  // namespace maptune

@@ -15,33 +15,12 @@ namespace {
 
 constexpr double kMaxApproxError = 0.333;
 
-// msMapComputeGeotransform without rotation: bug 1916's pixel-centre extent.
-GeoTransform mapGeoTransform(const MapView& view)
-{
-    Rect c = view.centerExtent;
-    if (!c.isValid()) {
-        const double dx = view.cellSizeX() / 2, dy = view.cellSizeY() / 2;
-        c = {view.extent.minx + dx, view.extent.miny + dy, view.extent.maxx - dx, view.extent.maxy - dy};
-    }
-    GeoTransform gt;
-    const double w = c.maxx - c.minx, h = c.maxy - c.miny;
-    const double cx = c.minx + w * 0.5, cy = c.miny + h * 0.5;
-    gt.c[1] = w / (view.width - 1);
-    gt.c[2] = 0;
-    gt.c[0] = cx - (view.width * 0.5) * gt.c[1];
-    gt.c[4] = 0;
-    gt.c[5] = -h / (view.height - 1);
-    gt.c[3] = cy - (view.height * 0.5) * gt.c[5];
-    return gt;
-}
-
 }  // namespace
 
 PixelTransform::PixelTransform(const GeoTransform& srcGt, const Crs& srcCrs, const MapView& view)
 {
     if (view.angle != 0) rotate(view);
-    else if (view.width > 1 && view.height > 1) m_dstGt = mapGeoTransform(view);
-    else m_dstGt.c = {view.extent.minx, view.cellSizeX(), 0, view.extent.maxy, 0, -view.cellSizeY()};
+    else m_dstGt = GeoTransform::forMapView(view);
     m_inv = srcGt.inverted().value_or(GeoTransform());
     if (!srcCrs.isValid() || !view.crs.isValid() || srcCrs == view.crs) return;
     auto toSrc = CoordinateTransform::forThread(view.crs, srcCrs);

@@ -1,6 +1,7 @@
 #include "render/map_renderer.h"
 
 #include "render/scale_range.h"
+#include "render/raw_map_renderer.h"
 
 #include "encode/image_encoder.h"
 #include "encode/output_format.h"
@@ -11,6 +12,8 @@
 #include "render/render_load.h"
 
 #include <QPainter>
+
+#include <cpl_string.h>
 
 namespace maptune {
 
@@ -73,6 +76,13 @@ double layerOpacity(const LayerDef& l)
     return std::clamp(l.composites.first().opacity, 0.0, 100.0) / 100.0;
 }
 
+// A pixel-centre extent widened to the image's edges, x and y each by half its own cell.
+Rect widenedByHalfCells(const Rect& e, int width, int height)
+{
+    const double dx = e.width() / (width - 1) / 2, dy = e.height() / (height - 1) / 2;
+    return {e.minx - dx, e.miny - dy, e.maxx + dx, e.maxy + dy};
+}
+
 }  // namespace
 
 RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) const
@@ -122,7 +132,12 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
             result.error = QStringLiteral("map EXTENT is missing or empty: set EXTENT minx miny maxx maxy");
             return result;
         }
-        view = makeMapViewFromCenterExtent(ext, width, height, crs, units, map.resolution);
+        // CONFIG MS_NONSQUARE YES: the extent is kept, each axis with its own cell size.
+        const bool nonSquare = CPLTestBool(map.config.value(QStringLiteral("MS_NONSQUARE"), QStringLiteral("NO")).toUtf8().constData());
+        view = nonSquare && width > 1 && height > 1
+            ? makeMapViewFromEdges(widenedByHalfCells(ext, width, height), width, height, crs, units, map.resolution)
+            : makeMapViewFromCenterExtent(ext, width, height, crs, units, map.resolution);
+        if (nonSquare) view.centerExtent = ext;
     }
     view.defResolution = map.defResolution;
     view.angle = map.angle;
@@ -133,6 +148,13 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         return result;
     }
     const QList<int> layers = std::move(selected).value();
+
+    if (format->kind == ImageFormat::Kind::Raw) {
+        renderRawMap(prepared, layers, view, *format, req.cancel, result);
+        result.trace.totalMs = total.elapsedMs();
+        if (sink) sink->traceFinished(map.name, result.trace);
+        return result;
+    }
 
     if (req.transparent) format = withTransparency(*format, *req.transparent);
     // An RGBA format starts from a transparent canvas even without
@@ -214,7 +236,9 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     result.mimeType = written.mimeType;
     if (req.encode) {
         Stopwatch encodeClock;
-        Result<QByteArray> encoded = encodeImage(canvas, written);
+        Result<QByteArray> encoded = written.kind == ImageFormat::Kind::Gdal
+            ? writeGdalImage(canvas, written, georeferenceFor(view, map.resolution))
+            : encodeImage(canvas, written);
         result.trace.encodeMs = encodeClock.elapsedMs();
         if (encoded) result.bytes = std::move(encoded).value();
         else result.error = QStringLiteral("encoding failed: %1").arg(encoded.message());
