@@ -186,6 +186,7 @@ bool forEachDataset(const MapDef& map, const LayerDef& layer, const RasterLayerS
         items.append({resolveDataPath(map, layer.data), layer.data, QString()});
     }
 
+    std::optional<Crs> previousTileCrs;
     for (const Item& item : items) {
         if (cancel.isCancelled()) break;
         Stopwatch sw;
@@ -198,10 +199,18 @@ bool forEachDataset(const MapDef& map, const LayerDef& layer, const RasterLayerS
             Result<Crs> fromItem = Crs::fromUserInput(item.srs);
             error = fromItem.message();
             crs = std::move(fromItem).toOptional();
+        } else if (!layer.tileSrs.isEmpty() && !QByteArray(GDALGetProjectionRef(ds)).isEmpty()) {
+            // msDrawRasterLoadProjection: an empty TILESRS value means the tile's own SRS.
+            Result<Crs> own = Crs::fromWkt(QByteArray(GDALGetProjectionRef(ds)));
+            error = own.message();
+            crs = std::move(own).toOptional();
+        } else if (!layer.tileSrs.isEmpty() && previousTileCrs) {
+            crs = previousTileCrs;  // MapServer keeps the last tile's projection on the layer
         } else {
             crs = layerCrs(layer, setup, ds, &error);
         }
         if (!crs) return fail(QStringLiteral("%1: bad projection: %2").arg(item.display, error));
+        previousTileCrs = crs;
         if (const Status drawn = draw(ds, *crs); !drawn) return fail(QStringLiteral("%1: %2").arg(item.display, drawn.message()));
     }
     return true;

@@ -181,9 +181,25 @@ void TestRasterConformance::conformance_data()
         l.tileIndex = QStringLiteral("data/tile_index.shp");
         l.projection = QStringList{QStringLiteral("+proj=latlong +datum=WGS84")};
         QTest::newRow("tileindex") << ConfCase{400, 300, {0.5, 0.5, 79.5, 59.5}, yellow, false, l.projection, {l}};
-        // Not yet matching MapServer (kept out): tileindexmixedsrs (per-tile CRS
-        // footprints), bilinear_left_right (partial-alpha bilinear), lon_wrap_180,
-        // nonsquare, rot_out (need the map renderer's scalebar / rotation).
+        // Not yet matching MapServer (kept out): lon_wrap_180, nonsquare,
+        // rot_out (need the map renderer's scalebar / rotation).
+    }
+    {
+        // A tile whose TILESRS value is empty is read in its own SRS.
+        ConfLayer l;
+        l.tileIndex = QStringLiteral("data/tile_index_mixed_srs.shp");
+        l.tileSrs = QStringLiteral("src_srs");
+        l.projection = QStringList{QStringLiteral("+proj=latlong +datum=WGS84")};
+        QTest::newRow("tileindexmixedsrs") << ConfCase{100, 100, {440720, 3745320, 446720, 3751320}, Color::rgb(0, 0, 0), false,
+                                                       QStringList{QStringLiteral("+init=epsg:26711")}, {l}};
+        // Half-transparent pixels resampled bilinearly, blended as msAlphaBlendPM does.
+        const QStringList wgs84{QStringLiteral("+init=epsg:4326")};
+        ConfLayer east = one("data/east.tif", {"RESAMPLE=BILINEAR"});
+        east.projection = wgs84;
+        ConfLayer west = one("data/west.tif", {"RESAMPLE=BILINEAR"});
+        west.projection = wgs84;
+        QTest::newRow("bilinear_left_right")
+            << ConfCase{32, 320, {-3.515625, -35.15625, 3.515625, 35.15625}, Color::rgb(255, 255, 255), false, wgs84, {east, west}};
     }
     {
         ConfLayer g1 = one("data/grey.tif");
