@@ -7,6 +7,7 @@
 #include "sample_images.h"
 
 #include <QtEndian>
+#include <gdal.h>
 #include <QtTest>
 
 #include <cmath>
@@ -282,14 +283,17 @@ void TestEncode::defaultFormat() {
 }
 
 void TestEncode::mimeTypes() {
+    GDALAllRegister();  // GDAL/* formats need their drivers
     const QStringList builtIns{"image/png", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit",
-                               "image/vnd.jpeg-png", "image/vnd.jpeg-png8"};
+                               "image/vnd.jpeg-png", "image/vnd.jpeg-png8", "image/tiff"};
     QCOMPARE(availableFormatMimeTypes(MapDef{}), builtIns);
     // A user "png" replaces the built-in of that name; duplicate MIME types are listed
-    // once; formats we cannot encode are left out.
+    // once, the map's own formats first; formats we cannot encode are left out.
     const MapDef map = mapWith({"png|AGG/PNG8|image/png||0|", "tif|GDAL/GTiff|image/tiff||0|",
-                                "other|AGG/JPEG|image/jpeg||0|"});
-    QCOMPARE(availableFormatMimeTypes(map), builtIns);
+                                "other|AGG/JPEG|image/jpeg||0|", "none|GDAL/NoSuchDriver|image/x-none||0|"});
+    const QStringList mapFirst{"image/png", "image/tiff", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit",
+                               "image/vnd.jpeg-png", "image/vnd.jpeg-png8"};
+    QCOMPARE(availableFormatMimeTypes(map), mapFirst);
     const MapDef custom = mapWith({"x|AGG/PNG|image/x-custom||0|"});
     QCOMPARE(availableFormatMimeTypes(custom).first(), QStringLiteral("image/x-custom"));
 }
