@@ -12,20 +12,13 @@
 
 #include <QtTest>
 
+#include "geometry_builder.h"
+
 using namespace maptune;
 
 namespace {
 
-Geometry geometry(Geometry::Type type, const QList<QList<double>>& parts)
-{
-    Geometry g;
-    g.type = type;
-    for (const QList<double>& part : parts) {
-        g.partStart.push_back(g.pointCount());
-        for (double v : part) g.xy.push_back(v);
-    }
-    return g;
-}
+using testing::geometry;
 
 Geometry line(const QList<double>& xy) { return geometry(Geometry::Type::Line, {xy}); }
 

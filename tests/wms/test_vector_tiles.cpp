@@ -14,20 +14,13 @@
 
 #include <QTest>
 
+#include "geometry_builder.h"
+
 using namespace maptune;
 
 namespace {
 
-Geometry geometry(Geometry::Type type, const QList<QList<double>>& parts)
-{
-    Geometry g;
-    g.type = type;
-    for (const QList<double>& part : parts) {
-        g.partStart.push_back(g.pointCount());
-        g.xy.insert(g.xy.end(), part.begin(), part.end());
-    }
-    return g;
-}
+using testing::geometry;
 
 // The command stream back to absolute vertices, one list per MoveTo.
 QList<QList<QPointF>> decode(const std::vector<std::uint32_t>& commands)
