@@ -149,6 +149,8 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     }
     const QList<int> layers = std::move(selected).value();
 
+    // The workbench's canvas (no encoding) shows a raw format's map in colours.
+    if (format->kind == ImageFormat::Kind::Raw && !req.encode) format = fallbackImageFormat();
     if (format->kind == ImageFormat::Kind::Raw) {
         renderRawMap(prepared, layers, view, *format, req.cancel, result);
         result.trace.totalMs = total.elapsedMs();

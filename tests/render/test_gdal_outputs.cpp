@@ -105,6 +105,13 @@ private Q_SLOTS:
         QCOMPARE(gt[0], 0.0);
         QCOMPARE(gt[1], 1.0);
         QVERIFY(r.warnings.join(QLatin1Char('\n')).contains(QLatin1String("layer 'pts'")));
+        // The workbench's canvas (no encoding) still gets a picture of the map.
+        LoadResult loaded = parseMapText(text, QStringLiteral("/tmp/gdal_outputs.map"));
+        RenderRequest canvas;
+        canvas.encode = false;
+        const RenderResult drawn = MapRenderer(loaded.map).render(canvas);
+        QVERIFY2(drawn.ok(), qPrintable(drawn.error));
+        QCOMPARE(drawn.image.size(), QSize(4, 2));
     }
 
     // FLOAT32 through BILINEAR resampling keeps fractions; BAND_COUNT 2 repeats the band count asked.
