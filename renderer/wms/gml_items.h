@@ -19,7 +19,10 @@ struct GmlItem {
     int width = 0, precision = 0;
 };
 
-// The visible items, in the fields' order.
-QList<GmlItem> visibleGmlItems(const LayerDef& layer, const QStringList& fields);
+// The visible items, in the fields' order. With gml_types "auto", an item
+// without a gml_<item>_type takes the type, width and precision of the
+// layer's own field (msSHPPassThroughFieldDefinitions for shapefiles, the
+// OGR ones for OGR layers); `map` resolves the layer's DATA for that.
+QList<GmlItem> visibleGmlItems(const LayerDef& layer, const QStringList& fields, const MapDef* map = nullptr);
 
 }  // namespace maptune

@@ -67,7 +67,7 @@ Result<std::optional<QByteArray>> writeLayer(const PreparedMap& prepared, int in
         return opened.error();
     if (!walk.overlapsData()) return std::optional<QByteArray>();
     const LayerDef& layer = walk.layer();
-    const QList<GmlItem> items = visibleGmlItems(layer, walk.fields());
+    const QList<GmlItem> items = visibleGmlItems(layer, walk.fields(), &prepared.map());
 
     ProtobufWriter features;
     QHash<QString, std::uint32_t> valueIndex;

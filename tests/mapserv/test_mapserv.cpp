@@ -5,7 +5,11 @@
 #include "render/engine.h"
 #include "wms/wms_service.h"
 
+#include <gdal.h>
+#include <ogr_api.h>
+
 #include <QImage>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace maptune;
@@ -100,6 +104,44 @@ private Q_SLOTS:
         const QString page = text("mode=indexquery&qlayer=areas&shapeindex=0&qformat=feature&junk=%3Cscript%3E");
         QVERIFY(page.contains(QLatin1String("<p>0 0 100 100 areas</p>")));
         QVERIFY(!page.contains(QLatin1String("<script>")));
+    }
+
+    // gml_types "auto": the shapefile's own field types (msSHPPassThroughFieldDefinitions),
+    // so GDAL's CSV writer quotes integers with a width and not reals.
+    void ogrCsvAutoTypes()
+    {
+        QTemporaryDir dir;
+        const QByteArray shp = (dir.path() + QStringLiteral("/pts.shp")).toUtf8();
+        GDALDatasetH ds = GDALCreate(GDALGetDriverByName("ESRI Shapefile"), shp.constData(), 0, 0, 0, GDT_Unknown, nullptr);
+        OGRLayerH layer = GDALDatasetCreateLayer(ds, "pts", nullptr, wkbPoint, nullptr);
+        OGRFieldDefnH count = OGR_Fld_Create("COUNT", OFTInteger);
+        OGR_Fld_SetWidth(count, 11);
+        OGR_L_CreateField(layer, count, TRUE);
+        OGR_Fld_Destroy(count);
+        OGRFieldDefnH length = OGR_Fld_Create("LENGTH", OFTReal);
+        OGR_Fld_SetWidth(length, 15);
+        OGR_Fld_SetPrecision(length, 3);
+        OGR_L_CreateField(layer, length, TRUE);
+        OGR_Fld_Destroy(length);
+        OGRFeatureH f = OGR_F_Create(OGR_L_GetLayerDefn(layer));
+        OGR_F_SetFieldInteger(f, 0, 709);
+        OGR_F_SetFieldDouble(f, 1, 74599.219);
+        OGRGeometryH pt = OGR_G_CreateGeometry(wkbPoint);
+        OGR_G_SetPoint_2D(pt, 0, 5, 5);
+        OGR_F_SetGeometryDirectly(f, pt);
+        OGR_L_CreateFeature(layer, f);
+        OGR_F_Destroy(f);
+        GDALClose(ds);
+        const QByteArray text = "MAP SIZE 10 10 EXTENT 0 0 10 10\n"
+                                " OUTPUTFORMAT NAME 'csv' DRIVER 'OGR/CSV' MIMETYPE 'text/csv' FORMATOPTION 'STORAGE=memory'"
+                                " FORMATOPTION 'FORM=simple' FORMATOPTION 'FILENAME=r.csv' END\n"
+                                " LAYER NAME 'pts' TYPE POINT STATUS ON DATA '" + shp + "' TEMPLATE 'void'\n"
+                                "  METADATA 'gml_include_items' 'all' 'gml_types' 'auto' END CLASS STYLE COLOR 0 0 0 END END END\nEND\n";
+        LoadResult loaded = parseMapText(text, dir.path() + QStringLiteral("/auto.map"));
+        QVERIFY(loaded.ok());
+        const Response r = WmsService(loaded.map).handle(WmsRequest::fromQueryString("mode=nquery&qlayer=pts&qformat=csv"));
+        const QString csv = QString::fromUtf8(r.body).remove(QLatin1Char('\r'));
+        QVERIFY2(csv.contains(QLatin1String("\"709\",74599.219")), qPrintable(csv));
     }
 
     void ogrCsv()

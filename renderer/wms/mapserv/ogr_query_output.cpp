@@ -118,7 +118,7 @@ Result<Response> ogrQueryResponse(const MapDef& map, const OutputFormatDef& form
                                             layerGeometryType(layer.type), layerOptions.List());
             if (!out) return Error(QStringLiteral("msOGRWriteFromQuery(): OGR error. Failed to create layer '%1'.").arg(layer.name));
             const QStringList& fields = result.selected.fields;
-            const QList<GmlItem> items = visibleGmlItems(layer, fields);
+            const QList<GmlItem> items = visibleGmlItems(layer, fields, &map);
             for (const GmlItem& item : items) {
                 OGRFieldDefn def(item.alias.toUtf8().constData(), fieldType(item.type));
                 if (item.width) def.SetWidth(item.width);
