@@ -1,5 +1,7 @@
 #include "encode/gdal_writer.h"
 
+#include "core/gdal_dataset.h"
+
 #include <cpl_conv.h>
 #include <cpl_string.h>
 #include <cpl_vsi.h>
@@ -12,11 +14,6 @@
 namespace maptune {
 
 namespace {
-
-struct DatasetCloser {
-    void operator()(void* ds) const { GDALClose(ds); }
-};
-using Dataset = std::unique_ptr<void, DatasetCloser>;
 
 GDALDataType rawDataType(const QString& type)
 {
@@ -93,10 +90,10 @@ Result<QByteArray> copyOut(GDALDatasetH mem, const ImageFormat& format, const CP
     return bytes;
 }
 
-Dataset memDataset(int width, int height, int bands, GDALDataType type)
+OwnedDataset memDataset(int width, int height, int bands, GDALDataType type)
 {
     GDALDriverH mem = GDALGetDriverByName("MEM");
-    return Dataset(mem ? GDALCreate(mem, "", width, height, bands, type, nullptr) : nullptr);
+    return OwnedDataset(mem ? GDALCreate(mem, "", width, height, bands, type, nullptr) : nullptr);
 }
 
 }  // namespace
@@ -105,7 +102,7 @@ Result<QByteArray> writeGdalImage(const QImage& image, const ImageFormat& format
 {
     const int bands = format.rgba ? 4 : 3;
     const int w = image.width(), h = image.height();
-    Dataset mem = memDataset(w, h, bands, GDT_Byte);
+    OwnedDataset mem = memDataset(w, h, bands, GDT_Byte);
     if (!mem) return Error(QStringLiteral("msSaveImageGDAL(): Failed to create MEM dataset."));
     const QImage src = image.convertToFormat(QImage::Format_ARGB32_Premultiplied);
     std::vector<GByte> row(static_cast<size_t>(w), GByte(0));
@@ -133,7 +130,7 @@ Result<QByteArray> writeGdalRaw(int width, int height, const std::vector<std::ve
                                 const Georeference& geo)
 {
     const int n = int(bands.size());
-    Dataset mem = memDataset(width, height, n, rawDataType(format.rawType));
+    OwnedDataset mem = memDataset(width, height, n, rawDataType(format.rawType));
     if (!mem) return Error(QStringLiteral("msSaveImageGDAL(): Failed to create MEM dataset."));
     for (int b = 0; b < n; ++b) {
         auto* data = const_cast<float*>(bands[size_t(b)].data());

@@ -52,6 +52,13 @@ double adjustExtent(Rect& r, int width, int height)
     return cs;
 }
 
+Rect pixelCentreExtent(const Rect& edges, int width, int height)
+{
+    if (width <= 0 || height <= 0) return edges;
+    const double dx = edges.width() / width, dy = edges.height() / height;
+    return {edges.minx + dx * 0.5, edges.miny + dy * 0.5, edges.maxx - dx * 0.5, edges.maxy - dy * 0.5};
+}
+
 MapView makeMapViewFromCenterExtent(const Rect& extent, int width, int height, const Crs& crs,
                                     const QString& units, double resolution)
 {
@@ -85,11 +92,7 @@ MapView makeMapViewFromEdges(const Rect& edges, int width, int height, const Crs
     v.crs = crs;
     v.resolution = resolution;
     v.extent = edges;
-    // mapwms.c: the BBOX moved in by half a pixel on each axis.
-    if (width > 0 && height > 0) {
-        const double dx = edges.width() / width, dy = edges.height() / height;
-        v.centerExtent = {edges.minx + dx * 0.5, edges.miny + dy * 0.5, edges.maxx - dx * 0.5, edges.maxy - dy * 0.5};
-    }
+    if (width > 0 && height > 0) v.centerExtent = pixelCentreExtent(edges, width, height);
     finishView(v, units);
     return v;
 }

@@ -49,6 +49,10 @@ QString effectiveUnits(const MapDef& map, const Crs& crs);
 // pixels of width x height; returns the cell size (0 when it cannot).
 double adjustExtent(Rect& extent, int width, int height);
 
+// MapServer's map extent for image edges (mapwms.c): moved in by half a
+// pixel of each axis, so that it runs between the corner pixels' centres.
+Rect pixelCentreExtent(const Rect& edges, int width, int height);
+
 // A view from a mapfile-style centre-to-centre EXTENT: grown to square pixels
 // (msAdjustExtent), then widened by half a pixel to the image edges.
 MapView makeMapViewFromCenterExtent(const Rect& extent, int width, int height, const Crs& crs,

@@ -1,5 +1,6 @@
 #include "loadtest/raster_advisor.h"
 
+#include "core/gdal_dataset.h"
 #include "mapfile/map_paths.h"
 #include "raster/raster_layer_renderer.h"
 #include "render/engine.h"
@@ -17,10 +18,7 @@ namespace maptune {
 
 namespace {
 
-struct Closer {
-    void operator()(void* ds) const { GDALClose(ds); }
-};
-using Dataset = std::unique_ptr<void, Closer>;
+using Dataset = OwnedDataset;
 
 // Below this many pixels on the longer side a whole read is cheap: no advice about layout.
 constexpr int kSmall = 1024;

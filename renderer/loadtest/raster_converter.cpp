@@ -1,5 +1,6 @@
 #include "loadtest/raster_converter.h"
 
+#include "core/gdal_dataset.h"
 #include "loadtest/gdal_job.h"
 #include "render/engine.h"
 
@@ -43,10 +44,7 @@ const FormatInfo& info(RasterFormat f)
     return kFormats[0];
 }
 
-struct DatasetCloser {
-    void operator()(void* ds) const { GDALClose(ds); }
-};
-using Dataset = std::unique_ptr<void, DatasetCloser>;
+using Dataset = OwnedDataset;
 
 Dataset open(const QString& path, GDALAccess access)
 {

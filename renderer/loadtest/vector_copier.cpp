@@ -1,5 +1,6 @@
 #include "loadtest/vector_copier.h"
 
+#include "core/gdal_dataset.h"
 #include "data/postgis/pg_conninfo.h"
 #include "data/postgis/postgis_data_def.h"
 #include "loadtest/gdal_job.h"
@@ -21,10 +22,7 @@ namespace maptune {
 
 namespace {
 
-struct Closer {
-    void operator()(void* ds) const { GDALClose(ds); }
-};
-using Dataset = std::unique_ptr<void, Closer>;
+using Dataset = OwnedDataset;
 
 Dataset openVector(const QString& name, bool update)
 {

@@ -36,11 +36,7 @@ GeoTransform GeoTransform::forMapView(const MapView& view)
         gt.c = {view.extent.minx, view.cellSizeX(), 0, view.extent.maxy, 0, -view.cellSizeY()};
         return gt;
     }
-    Rect c = view.centerExtent;
-    if (!c.isValid()) {
-        const double dx = view.cellSizeX() / 2, dy = view.cellSizeY() / 2;
-        c = {view.extent.minx + dx, view.extent.miny + dy, view.extent.maxx - dx, view.extent.maxy - dy};
-    }
+    const Rect c = view.centerExtent.isValid() ? view.centerExtent : pixelCentreExtent(view.extent, view.width, view.height);
     const double w = c.maxx - c.minx, h = c.maxy - c.miny;
     const double cx = c.minx + w * 0.5, cy = c.miny + h * 0.5;
     gt.c[1] = w / (view.width - 1);

@@ -11,11 +11,6 @@
 
 namespace maptune {
 
-void GdalDatasetCloser::operator()(void* dataset) const
-{
-    if (dataset) GDALClose(dataset);
-}
-
 Result<const PreparedVectorLayer*> InterpolationSurface::source(const LayerDef& layer,
                                                                 const std::vector<std::unique_ptr<PreparedLayer>>& layers,
                                                                 double scaleDenom)

@@ -5,6 +5,7 @@
 // weighted by its class's style SIZE, and the surface computed on the view's
 // own pixel grid becomes a one-band GDAL dataset for the raster pipeline.
 
+#include "core/gdal_dataset.h"
 #include "core/result.h"
 #include "geo/map_view.h"
 #include "mapfile/map_def.h"
@@ -14,17 +15,10 @@
 #include <memory>
 #include <vector>
 
-typedef void* GDALDatasetH;
-
 namespace maptune {
 
 class PreparedLayer;
 class PreparedVectorLayer;
-
-struct GdalDatasetCloser {
-    void operator()(void* dataset) const;
-};
-using OwnedDataset = std::unique_ptr<void, GdalDatasetCloser>;
 
 class InterpolationSurface {
 public:

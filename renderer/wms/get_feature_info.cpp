@@ -134,11 +134,10 @@ Response wmsGetFeatureInfo(const WmsContext& ctx)
     // The results as mapserv's query output takes them (templates, OGR).
     const auto asQueryResults = [&](bool withEmpty) {
         CgiQueryResults found;
-        // mapserv's map extent runs between the corner pixels' centres.
-        const double dx = p.bbox.width() / std::max(1, p.width), dy = p.bbox.height() / std::max(1, p.height);
-        found.extent = Rect{p.bbox.minx + dx / 2, p.bbox.miny + dy / 2, p.bbox.maxx - dx / 2, p.bbox.maxy - dy / 2};
         found.units = effectiveUnits(ctx.map, p.crs);
-        found.scaleDenom = makeMapViewFromEdges(p.bbox, p.width, p.height, p.crs, found.units, ctx.map.resolution).scaleDenom;
+        const MapView view = makeMapViewFromEdges(p.bbox, p.width, p.height, p.crs, found.units, ctx.map.resolution);
+        found.extent = pixelCentreExtent(p.bbox, p.width, p.height);  // mapserv's map extent
+        found.scaleDenom = view.scaleDenom;
         found.width = p.width;
         found.height = p.height;
         found.point = QPointF(px, py);

@@ -107,29 +107,27 @@ std::vector<TileLine> toTile(const Geometry& g, TileGeometryType type, const Rec
 
 }  // namespace
 
+// One axis of Sutherland-Cohen: a1/a2 are the coordinates clipped to
+// [min, max], b1/b2 the other axis; false when the segment misses.
+static bool clipAxis(double& a1, double& b1, double& a2, double& b2, double min, double max)
+{
+    if ((a1 < min && a2 < min) || (a1 > max && a2 > max)) return false;
+    auto side = [&](double v) { return v < min ? -1 : v > max ? 1 : 0; };
+    const int c1 = side(a1), c2 = side(a2);
+    for (int s : {-1, 1}) {
+        if (c1 != s && c2 != s) continue;
+        const double edge = s < 0 ? min : max;
+        const double b = b1 + (edge - a1) * ((b2 - b1) / (a2 - a1));
+        if (c1 == s) a1 = edge, b1 = b;
+        else a2 = edge, b2 = b;
+    }
+    return true;
+}
+
 // Sutherland-Cohen on one segment, against x then y; false when it misses.
 static bool clipSegment(double& x1, double& y1, double& x2, double& y2, const Rect& r)
 {
-    auto side = [](double min, double v, double max) { return v < min ? -1 : v > max ? 1 : 0; };
-    if ((x1 < r.minx && x2 < r.minx) || (x1 > r.maxx && x2 > r.maxx)) return false;
-    int c1 = side(r.minx, x1, r.maxx), c2 = side(r.minx, x2, r.maxx);
-    for (int s : {-1, 1}) {
-        if (c1 != s && c2 != s) continue;
-        const double edge = s < 0 ? r.minx : r.maxx;
-        const double y = y1 + (edge - x1) * ((y2 - y1) / (x2 - x1));
-        if (c1 == s) x1 = edge, y1 = y;
-        else x2 = edge, y2 = y;
-    }
-    if ((y1 < r.miny && y2 < r.miny) || (y1 > r.maxy && y2 > r.maxy)) return false;
-    c1 = side(r.miny, y1, r.maxy), c2 = side(r.miny, y2, r.maxy);
-    for (int s : {-1, 1}) {
-        if (c1 != s && c2 != s) continue;
-        const double edge = s < 0 ? r.miny : r.maxy;
-        const double x = x1 + (edge - y1) * ((x2 - x1) / (y2 - y1));
-        if (c1 == s) x1 = x, y1 = edge;
-        else x2 = x, y2 = edge;
-    }
-    return true;
+    return clipAxis(x1, y1, x2, y2, r.minx, r.maxx) && clipAxis(y1, x1, y2, x2, r.miny, r.maxy);
 }
 
 std::vector<TileLine> clipPolylineRect(const std::vector<TileLine>& lines, const Rect& rect)

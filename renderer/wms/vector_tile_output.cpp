@@ -1,6 +1,7 @@
 #include "wms/vector_tile_output.h"
 
 #include "encode/protobuf_writer.h"
+#include "geo/map_view.h"
 #include "render/scale_range.h"
 #include "wms/drawn_feature_walk.h"
 #include "wms/gml_items.h"
@@ -120,8 +121,7 @@ Rect boxFromCentres(const Rect& centres, int width)
 Rect vectorTileBoxFromEdges(const Rect& edges, int width, int height)
 {
     if (width < 1 || height < 1) return edges;
-    const double dx = edges.width() / width, dy = edges.height() / height;
-    return boxFromCentres({edges.minx + dx / 2, edges.miny + dy / 2, edges.maxx - dx / 2, edges.maxy - dy / 2}, width);
+    return boxFromCentres(pixelCentreExtent(edges, width, height), width);
 }
 
 std::optional<VectorTileFormat> findVectorTileFormat(const MapDef& map, const QString& format)
