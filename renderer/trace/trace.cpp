@@ -64,10 +64,11 @@ QString Trace::table() const
                   .arg(l.features, 9)
                   .arg(l.pixels, 10);
         for (const auto& d : l.db)
-            ts << QStringLiteral("  db: pool_wait=%1 connect=%2 query=%3 fetch=%4 rows=%5 bytes=%6\n")
+            ts << QStringLiteral("  db: pool_wait=%1 connect=%2 query=%3 fetch=%4 rows=%5 bytes=%6%7\n")
                       .arg(ms(d.poolWaitMs), ms(d.connectMs), ms(d.queryMs), ms(d.fetchMs))
                       .arg(d.rows)
-                      .arg(d.bytes);
+                      .arg(d.bytes)
+                      .arg(d.prepared ? QStringLiteral(" prepared") : QString());
         if (l.computeMs > 0 || !l.computePhase.isEmpty())
             ts << QStringLiteral("  %1: %2 ms\n").arg(l.computePhase, ms(l.computeMs));
         if (l.labelsTried > 0)

@@ -18,11 +18,12 @@ struct DbTrace {
     QStringList params;
     double poolWaitMs = 0;
     double connectMs = 0;       // 0 when an idle pooled connection was reused
-    double queryMs = 0;
-    double fetchMs = 0;
+    double queryMs = 0;         // until the first row (or the error) arrived
+    double fetchMs = 0;         // reading and decoding the rows, as the renderer pulls them
     qint64 rows = 0;
     qint64 bytes = 0;
     bool newConnection = false;
+    bool prepared = false;      // run as a statement prepared once on its connection
     QString error;
 };
 

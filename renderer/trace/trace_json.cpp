@@ -34,6 +34,7 @@ QJsonObject dbJson(const DbTrace& db, double start)
                   {QStringLiteral("rows"), db.rows},
                   {QStringLiteral("bytes"), db.bytes},
                   {QStringLiteral("newConnection"), db.newConnection},
+                  {QStringLiteral("prepared"), db.prepared},
                   {QStringLiteral("phases"), phases}};
     if (!db.error.isEmpty()) o.insert(QStringLiteral("error"), db.error);
     return o;

@@ -36,6 +36,7 @@ PgLease& PgLease::operator=(PgLease&& other) noexcept
     m_pool = other.m_pool;
     m_key = std::move(other.m_key);
     m_conn = other.m_conn;
+    m_prepared = std::move(other.m_prepared);
     m_new = other.m_new;
     m_discard = other.m_discard;
     m_waitMs = other.m_waitMs;
@@ -56,8 +57,9 @@ void PgLease::release()
     PGconn* conn = m_conn;
     m_conn = nullptr;
     const bool keep = !m_discard && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
-    if (m_pool) m_pool->giveBack(m_key, conn, keep);
+    if (m_pool) m_pool->giveBack(m_key, conn, std::move(m_prepared), keep);
     else PQfinish(conn);
+    m_prepared = {};
 }
 
 // ---- PgConnectionPool ----
@@ -170,7 +172,7 @@ Result<PgLease> PgConnectionPool::acquire(const QString& conninfo)
     for (;;) {
         Slot* s = &m_slots[key];
         while (!s->idle.empty()) {
-            const Idle idle = s->idle.back();
+            Idle idle = std::move(s->idle.back());
             s->idle.pop_back();
             lock.unlock();
             const bool ok = healthy(idle.conn, idle.since);
@@ -180,6 +182,7 @@ Result<PgLease> PgConnectionPool::acquire(const QString& conninfo)
             if (ok) {
                 ++s->reuses;
                 lease.m_conn = idle.conn;
+                lease.m_prepared = std::move(idle.prepared);
                 lease.m_waitMs = clock.elapsedMs();
                 return lease;
             }
@@ -225,13 +228,13 @@ Result<PgLease> PgConnectionPool::connectUnpooled(const QString& conninfo)
     return lease;
 }
 
-void PgConnectionPool::giveBack(const QString& key, PGconn* conn, bool keep)
+void PgConnectionPool::giveBack(const QString& key, PGconn* conn, PgPreparedStatements prepared, bool keep)
 {
     {
         QMutexLocker lock(&m_mutex);
         Slot& s = m_slots[key];
         if (keep && s.open <= m_maxPerKey) {
-            s.idle.push_back({conn, std::chrono::steady_clock::now()});
+            s.idle.push_back({conn, std::chrono::steady_clock::now(), std::move(prepared)});
             conn = nullptr;
         } else {
             --s.open;

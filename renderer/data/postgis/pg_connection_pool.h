@@ -32,6 +32,11 @@ namespace maptune {
 
 class PgConnectionPool;
 
+// What this program prepared on one connection: SQL text -> statement name.
+// It travels with the connection through the pool (a statement is planned
+// once per connection, not once per draw).
+using PgPreparedStatements = QHash<QByteArray, QByteArray>;
+
 // The RAII loan of one connection. Returned to the pool on destruction unless
 // discarded or broken (then closed). Move-only.
 class PgLease {
@@ -48,6 +53,10 @@ public:
     bool isNew() const { return m_new; }          // connected for this lease
     double waitMs() const { return m_waitMs; }     // time blocked on a full pool
     double connectMs() const { return m_connectMs; }
+    // Statements prepared on this connection; empty and unused for an
+    // unpooled lease, whose connection ends with it.
+    PgPreparedStatements& preparedStatements() { return m_prepared; }
+    bool pooled() const { return m_pool != nullptr; }
     // Close instead of returning (the connection is suspect).
     void discard() { m_discard = true; }
     // Return now (before destruction).
@@ -58,6 +67,7 @@ private:
     PgConnectionPool* m_pool = nullptr;  // null: not pooled (CLOSE_CONNECTION=ALWAYS)
     QString m_key;
     PGconn* m_conn = nullptr;
+    PgPreparedStatements m_prepared;
     bool m_new = false;
     bool m_discard = false;
     double m_waitMs = 0;
@@ -125,6 +135,7 @@ private:
     struct Idle {
         PGconn* conn;
         std::chrono::steady_clock::time_point since;
+        PgPreparedStatements prepared;
     };
     struct Slot {
         std::deque<Idle> idle;  // most recently used at the back
@@ -133,7 +144,7 @@ private:
     };
     Result<PGconn*> connect(const QString& conninfo, double* ms) const;
     bool healthy(PGconn* conn, std::chrono::steady_clock::time_point idleSince) const;
-    void giveBack(const QString& key, PGconn* conn, bool keep);
+    void giveBack(const QString& key, PGconn* conn, PgPreparedStatements prepared, bool keep);
 
     mutable QMutex m_mutex;
     QWaitCondition m_freed;

@@ -1,8 +1,8 @@
 #pragma once
-// libpq results owned RAII-style, and the two ways MapTune runs SQL.
+// libpq results owned RAII-style, and the plain way MapTune runs SQL (the
+// draw's SELECT streams its rows: pg_row_stream.h).
 
-#include "data/postgis/postgis_statement.h"
-#include "trace/cancel_token.h"
+#include <QStringList>
 
 #include <memory>
 
@@ -16,10 +16,6 @@ struct PgResultDeleter {
 };
 using PgResult = std::unique_ptr<PGresult, PgResultDeleter>;
 
-// Parameters typed float8, results in binary format (WKB without hex).
-// A cancelled token cancels the statement on the server (PQcancel): a request
-// past its time limit does not keep a backend and a worker busy.
-PgResult execBinary(PGconn* conn, const PostgisStatement& st, const CancelToken& cancel = {});
 // Untyped text parameters, text results (metadata, EXPLAIN).
 PgResult execText(PGconn* conn, const QString& sql, const QStringList& params = {});
 // The database's message ("relation \"x\" does not exist"), with its hint.

@@ -2,6 +2,7 @@
 
 #include "data/postgis/pg_conninfo.h"
 #include "data/postgis/pg_result.h"
+#include "data/postgis/pg_row_stream.h"
 #include "data/postgis/postgis_metadata.h"
 #include "mapfile/processing.h"
 
@@ -11,40 +12,39 @@ namespace maptune {
 
 namespace {
 
-// Rows of one binary-format result, decoded on demand. Adds its decode time
-// and byte count to the layer's DbTrace as the renderer pulls rows.
+// Rows of one streamed statement, decoded as they arrive. Adds the time the
+// renderer spends waiting for and decoding rows, and their count and bytes,
+// to the layer's DbTrace as it pulls them.
 class PostgisCursor : public FeatureCursor {
 public:
-    PostgisCursor(PgResult result, QStringList fields, bool hasUid, std::shared_ptr<DbTrace> trace, const FeatureQuery& q)
-        : m_result(std::move(result)), m_fields(std::move(fields)), m_hasUid(hasUid), m_trace(std::move(trace)),
-          m_cancel(q.cancel), m_rows(PQntuples(m_result.get()))
+    PostgisCursor(std::unique_ptr<PgRowStream> stream, QStringList fields, bool hasUid, std::shared_ptr<DbTrace> trace)
+        : m_stream(std::move(stream)), m_fields(std::move(fields)), m_hasUid(hasUid), m_trace(std::move(trace))
     {
     }
     const QStringList& fields() const override { return m_fields; }
-    QString error() const override { return m_error; }
+    QString error() const override { return m_stream->error().isEmpty() ? m_error : m_stream->error(); }
 
     bool next(Feature& f) override
     {
         Stopwatch clock;
         const bool ok = advance(f);
         m_trace->fetchMs += clock.elapsedMs();
+        if (m_trace->error.isEmpty()) m_trace->error = m_stream->error();
         return ok;
     }
 
 private:
     bool advance(Feature& f)
     {
-        PGresult* r = m_result.get();
         const int nFields = int(m_fields.size());
         const int geomCol = nFields;
-        while (m_row < m_rows) {
-            const int row = m_row++;
-            if ((row & 255) == 0 && m_cancel.isCancelled()) return false;
-            if (PQgetisnull(r, row, geomCol)) continue;
-            const int len = PQgetlength(r, row, geomCol);
+        while (const PGresult* r = m_stream->nextRow()) {
+            const qint64 row = m_trace->rows++;
+            if (PQgetisnull(r, 0, geomCol)) continue;
+            const int len = PQgetlength(r, 0, geomCol);
             m_trace->bytes += len;
             const Status decoded =
-                decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, row, geomCol)), size_t(len), f.geometry);
+                decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, 0, geomCol)), size_t(len), f.geometry);
             if (!decoded) {
                 m_error = QStringLiteral("row %1: bad WKB from PostGIS: %2").arg(row).arg(decoded.message());
                 return false;
@@ -52,25 +52,22 @@ private:
             if (f.geometry.isEmpty()) continue;
             f.values.resize(nFields);
             for (int i = 0; i < nFields; ++i) {
-                const int n = PQgetlength(r, row, i);
+                const int n = PQgetlength(r, 0, i);
                 m_trace->bytes += n;
-                f.values[i] = PQgetisnull(r, row, i) ? QString() : QString::fromUtf8(PQgetvalue(r, row, i), n);
+                f.values[i] = PQgetisnull(r, 0, i) ? QString() : QString::fromUtf8(PQgetvalue(r, 0, i), n);
             }
             bool idOk = false;
-            f.id = m_hasUid ? QByteArray(PQgetvalue(r, row, geomCol + 1), PQgetlength(r, row, geomCol + 1)).toLongLong(&idOk) : row;
+            f.id = m_hasUid ? QByteArray(PQgetvalue(r, 0, geomCol + 1), PQgetlength(r, 0, geomCol + 1)).toLongLong(&idOk) : row;
             if (!idOk && m_hasUid) f.id = row;
             return true;
         }
         return false;
     }
 
-    PgResult m_result;
+    std::unique_ptr<PgRowStream> m_stream;
     QStringList m_fields;
     bool m_hasUid;
     std::shared_ptr<DbTrace> m_trace;
-    CancelToken m_cancel;
-    int m_rows;
-    int m_row = 0;
     QString m_error;
 };
 
@@ -264,18 +261,19 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
         if (!st) return failWith(st.message());
         t->sql = st->sql;
         t->params = st->params;
+        const bool fresh = l.isNew();
         Stopwatch clock;
-        PgResult result = execBinary(l.conn(), *st, q.cancel);
+        auto stream = std::make_unique<PgRowStream>(std::move(l), q.cancel);
+        const bool started = stream->start(*st);
         t->queryMs += clock.elapsedMs();
-        if (PQresultStatus(result.get()) != PGRES_TUPLES_OK) {
-            if (attempt == 0 && !l.isNew() && connectionLost(l)) { l.discard(); continue; }
-            return failWith(pgErrorMessage(l.conn(), result.get()));
+        t->prepared = stream->prepared();
+        if (!started) {
+            if (attempt == 0 && !fresh && stream->retryable()) continue;
+            return failWith(stream->error());
         }
-        l.release();  // the rows are client-side now: the connection can serve others
-        t->rows = PQntuples(result.get());
         m_traces << t;
         return std::unique_ptr<FeatureCursor>(
-            std::make_unique<PostgisCursor>(std::move(result), spec.columns, !m_data.uniqueColumn.isEmpty(), t, q));
+            std::make_unique<PostgisCursor>(std::move(stream), spec.columns, !m_data.uniqueColumn.isEmpty(), t));
     }
 }
 

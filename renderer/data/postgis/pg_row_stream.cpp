@@ -1,0 +1,199 @@
+#include "data/postgis/pg_row_stream.h"
+
+#include "data/postgis/pg_result.h"
+
+#include <libpq-fe.h>
+
+#include <QDeadlineTimer>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <poll.h>
+
+namespace maptune {
+
+namespace {
+
+constexpr Oid kFloat8Oid = 701;
+// Statements a pooled connection keeps prepared; past this (a map whose SQL
+// changes per request, which bound parameters should prevent) the rest run
+// unnamed, planned per draw as before.
+constexpr int kMaxPreparedPerConnection = 32;
+// How long a dropped stream waits for the server to stop sending after its
+// cancel before the connection is closed instead of pooled.
+constexpr int kDrainTimeoutMs = 2000;
+
+void cancelOnServer(PGconn* conn)
+{
+    PGcancel* c = PQgetCancel(conn);
+    if (!c) return;
+    char message[256];
+    PQcancel(c, message, sizeof message);
+    PQfreeCancel(c);
+}
+
+// SQLSTATEs after which the statement prepared on this connection is no
+// longer usable: it was deallocated, or the table under it changed shape
+// ("cached plan must not change result type").
+bool staleStatement(const PGresult* result)
+{
+    const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+    return state && (std::strcmp(state, "26000") == 0 || std::strcmp(state, "0A000") == 0);
+}
+
+}  // namespace
+
+PgRowStream::PgRowStream(PgLease lease, CancelToken cancel) : m_lease(std::move(lease)), m_cancel(std::move(cancel)) {}
+
+PgRowStream::~PgRowStream()
+{
+    PQclear(m_row);
+    PQclear(m_pending);
+    if (!m_busy) return;
+    PGconn* conn = m_lease.conn();
+    cancelOnServer(conn);
+    const QDeadlineTimer deadline(kDrainTimeoutMs);
+    for (;;) {
+        while (PQisBusy(conn)) {
+            pollfd fd{PQsocket(conn), POLLIN, 0};
+            const int left = int(deadline.remainingTime());
+            if (left <= 0 || (::poll(&fd, 1, left) < 0 && errno != EINTR) || !PQconsumeInput(conn)) {
+                m_lease.discard();
+                return;
+            }
+        }
+        PGresult* r = PQgetResult(conn);
+        if (!r) return;
+        PQclear(r);
+    }
+}
+
+bool PgRowStream::start(const PostgisStatement& st)
+{
+    PGconn* conn = m_lease.conn();
+    const QByteArray sql = st.sql.toUtf8();
+    std::vector<QByteArray> values;
+    std::vector<const char*> ptrs;
+    values.reserve(size_t(st.params.size()));
+    for (const QString& p : st.params) values.push_back(p.toUtf8());
+    for (const QByteArray& v : values) ptrs.push_back(v.constData());
+    std::vector<Oid> types(values.size(), 0);
+    for (size_t i = 0; i < types.size() && int(i) < st.float8Params; ++i) types[i] = kFloat8Oid;
+    const int n = int(values.size());
+
+    QByteArray name;
+    if (m_lease.pooled()) {
+        PgPreparedStatements& statements = m_lease.preparedStatements();
+        name = statements.value(sql);
+        if (name.isEmpty() && statements.size() < kMaxPreparedPerConnection) {
+            const QByteArray candidate = "maptune_" + QByteArray::number(statements.size() + 1);
+            const PgResult made(PQprepare(conn, candidate.constData(), sql.constData(), n, types.data()));
+            if (PQresultStatus(made.get()) != PGRES_COMMAND_OK) {
+                fail(made.get());
+                return false;
+            }
+            statements.insert(sql, candidate);
+            name = candidate;
+        }
+    }
+    m_prepared = !name.isEmpty();
+    const int sent = m_prepared ? PQsendQueryPrepared(conn, name.constData(), n, ptrs.data(), nullptr, nullptr, 1)
+                                : PQsendQueryParams(conn, sql.constData(), n, types.data(), ptrs.data(), nullptr, nullptr, 1);
+    if (!sent) {
+        fail(nullptr);
+        return false;
+    }
+    m_busy = true;
+    if (!PQsetSingleRowMode(conn)) {
+        m_error = QStringLiteral("PostgreSQL: could not read the rows as they arrive (single-row mode)");
+        return false;
+    }
+    m_pending = readRow();
+    return m_error.isEmpty();
+}
+
+const PGresult* PgRowStream::nextRow()
+{
+    PQclear(m_row);
+    m_row = nullptr;
+    if (m_pending) std::swap(m_row, m_pending);
+    else if (m_busy && ((++m_rowsRead & 255) != 0 || !m_cancel.isCancelled())) m_row = readRow();
+    return m_row;
+}
+
+// The next row's result; null at the end or on an error.
+PGresult* PgRowStream::readRow()
+{
+    if (!waitForResult()) {
+        fail(nullptr);
+        finish();
+        return nullptr;
+    }
+    PGresult* r = PQgetResult(m_lease.conn());
+    if (PQresultStatus(r) == PGRES_SINGLE_TUPLE) return r;
+    // PGRES_TUPLES_OK: the empty result that ends the rows. An error is
+    // judged after the drain: a server that shut down sends its message
+    // before the connection closes.
+    const bool failed = PQresultStatus(r) != PGRES_TUPLES_OK;
+    drain();
+    if (failed) fail(r);
+    PQclear(r);
+    finish();
+    return nullptr;
+}
+
+// Reads from the socket until a result is ready, sending the server a cancel
+// once the token is cancelled; false when the connection broke.
+bool PgRowStream::waitForResult()
+{
+    PGconn* conn = m_lease.conn();
+    while (PQisBusy(conn)) {
+        if (!m_cancelSent && m_cancel.isCancelled()) {
+            m_cancelSent = true;
+            cancelOnServer(conn);
+        }
+        pollfd fd{PQsocket(conn), POLLIN, 0};
+        if (::poll(&fd, 1, 50) < 0 && errno != EINTR) return false;
+        if (!PQconsumeInput(conn)) return false;
+    }
+    return true;
+}
+
+// Reads what is left of the statement, up to its final null result.
+void PgRowStream::drain()
+{
+    PGconn* conn = m_lease.conn();
+    for (;;) {
+        if (!waitForResult()) {
+            m_lease.discard();
+            return;
+        }
+        PGresult* r = PQgetResult(conn);
+        if (!r) return;
+        PQclear(r);
+    }
+}
+
+// Gives the connection back to the pool (closed instead when it broke).
+void PgRowStream::finish()
+{
+    m_busy = false;
+    m_lease.release();
+}
+
+void PgRowStream::fail(const PGresult* result)
+{
+    PGconn* conn = m_lease.conn();
+    if (m_error.isEmpty()) m_error = pgErrorMessage(conn, result);
+    m_retryable = PQstatus(conn) == CONNECTION_BAD;
+    if (result && staleStatement(result)) {
+        // Its name stays taken on the server: close the connection, and a
+        // fresh one prepares the statement anew.
+        m_lease.discard();
+        m_retryable = true;
+    }
+}
+
+}  // namespace maptune

@@ -1,0 +1,198 @@
+// A draw's SELECT as it reaches the database: rows streamed while the
+// statement still runs, the statement prepared once per connection, and a
+// stream dropped or failed part-way leaving its connection clean in the pool.
+// Against the shared test cluster (fixture "pg"), on tables of its own.
+
+#include "data/postgis/pg_connection_pool.h"
+#include "data/postgis/pg_result.h"
+#include "postgis_test_support.h"
+
+#include <QtTest>
+
+using namespace maptune;
+using namespace maptune::pgtest;
+
+namespace {
+
+// 400 rows of ~1 KiB each (the server sends in 8 KiB buffers), the last
+// one only after a pause: rows that arrive before it were streamed.
+const char* const kSetupStream = R"SQL(
+DROP TABLE IF EXISTS stream_rows;
+CREATE TABLE stream_rows (gid integer PRIMARY KEY, pad text, geom geometry(Point,4326));
+INSERT INTO stream_rows SELECT i, repeat('x', 1000), ST_SetSRID(ST_MakePoint(i % 20, i / 20), 4326)
+  FROM generate_series(1, 400) AS i;
+)SQL";
+
+const QString kSlowLastRow = QStringLiteral(
+    "geom from (select gid, pad, geom from stream_rows where gid < 400 or pg_sleep(%1) is not null) as s "
+    "using unique gid using srid=4326");
+
+const Rect kAll{-1, -1, 30, 30};
+
+std::unique_ptr<FeatureSource> openSource(const LayerDef& layer)
+{
+    MapDef map;
+    auto opened = openFeatureSource(map, layer, testEngine());
+    return opened ? std::move(opened).value() : nullptr;
+}
+
+// The state of the test's other backends with this application name.
+QString backendState(PGconn* admin, const QString& app)
+{
+    const QByteArray sql = "SELECT state FROM pg_stat_activity WHERE application_name = '" + app.toUtf8() + "'";
+    const PgResult r(PQexec(admin, sql.constData()));
+    return PQntuples(r.get()) == 1 ? QString::fromUtf8(PQgetvalue(r.get(), 0, 0)) : QStringLiteral("(%1 backends)").arg(PQntuples(r.get()));
+}
+
+}  // namespace
+
+class TestPostgisStream : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase() { if (m_admin) PQfinish(m_admin); }
+
+    void rowsArriveWhileTheStatementRuns();
+    void statementIsPreparedOncePerConnection();
+    void droppedStreamLeavesItsConnectionIdle();
+    void errorPartWayIsReportedAndLeavesTheConnectionUsable();
+    void deallocatedStatementIsPreparedAgain();
+    void unpooledConnectionsRunUnprepared();
+
+private:
+    PGconn* m_admin = nullptr;
+};
+
+void TestPostgisStream::initTestCase()
+{
+    initEngine();
+    const QByteArray info = conninfo(QStringLiteral("stream_setup")).toUtf8();
+    m_admin = PQconnectdb(info.constData());
+    QVERIFY2(PQstatus(m_admin) == CONNECTION_OK, PQerrorMessage(m_admin));
+    QVERIFY(exec(m_admin, "SET client_min_messages = warning"));
+    QVERIFY(exec(m_admin, kSetupStream));
+}
+
+void TestPostgisStream::rowsArriveWhileTheStatementRuns()
+{
+    const QString app = QStringLiteral("stream_slow");
+    const LayerDef l = pgLayer(kSlowLastRow.arg(2), {}, app);
+    const auto src = openSource(l);
+    QVERIFY(src);
+    FeatureQuery q;
+    q.bbox = kAll;
+    q.attributes = {QStringLiteral("pad")};
+    auto cursor = src->query(q);
+    QVERIFY2(cursor, qPrintable(cursor.message()));
+    Feature f;
+    QVERIFY((*cursor)->next(f));
+    QCOMPARE(f.values.value(0).size(), 1000);
+    // The first row is here; the server is still on the last one.
+    QCOMPARE(backendState(m_admin, app), QStringLiteral("active"));
+    int rows = 1;
+    while ((*cursor)->next(f)) ++rows;
+    QCOMPARE((*cursor)->error(), QString());
+    QCOMPARE(rows, 400);
+    QCOMPARE(backendState(m_admin, app), QStringLiteral("idle"));
+    const QList<DbTrace> traces = src->takeDbTraces();
+    QCOMPARE(traces.last().rows, qint64(400));
+    QVERIFY(traces.last().fetchMs > traces.last().queryMs);
+    // The lease went back to the pool with the last row, not with the cursor.
+    QCOMPARE(testEngine().pgPool().stats(l.connection).idle, 1);
+}
+
+void TestPostgisStream::statementIsPreparedOncePerConnection()
+{
+    const QString app = QStringLiteral("stream_prepared");
+    const LayerDef l = pgLayer(QStringLiteral("geom from stream_rows using unique gid using srid=4326"), {}, app);
+    const QueryResult first = runQuery(l, {-1, -1, 5, 5});
+    QVERIFY2(first.ok, qPrintable(first.error));
+    const QueryResult second = runQuery(l, {4, 4, 10, 10});
+    QVERIFY2(second.ok, qPrintable(second.error));
+    QVERIFY(first.traces.last().prepared && second.traces.last().prepared);
+    QVERIFY(!second.traces.last().newConnection);
+    QVERIFY(ids(first) != ids(second));  // the bbox is bound, not planned in
+    // The statement lives on the pooled connection, under one name.
+    Result<PgLease> lease = testEngine().pgPool().acquire(l.connection);
+    QVERIFY(lease);
+    QCOMPARE(lease->preparedStatements().size(), 1);
+    const PgResult r = execText(lease->conn(), QStringLiteral("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'maptune_%'"));
+    QCOMPARE(QByteArray(PQgetvalue(r.get(), 0, 0)), QByteArray("1"));
+}
+
+void TestPostgisStream::droppedStreamLeavesItsConnectionIdle()
+{
+    const QString app = QStringLiteral("stream_dropped");
+    const LayerDef l = pgLayer(kSlowLastRow.arg(30), {}, app);
+    {
+        const auto src = openSource(l);
+        FeatureQuery q;
+        q.bbox = kAll;
+        q.attributes = {QStringLiteral("pad")};
+        auto cursor = src->query(q);
+        QVERIFY2(cursor, qPrintable(cursor.message()));
+        Feature f;
+        QVERIFY((*cursor)->next(f));
+        QCOMPARE(backendState(m_admin, app), QStringLiteral("active"));
+    }  // dropped 30 s before the statement would end: cancelled and drained
+    const PgPoolStats s = testEngine().pgPool().stats(l.connection);
+    QCOMPARE(s.inUse, 0);
+    QCOMPARE(s.idle, 1);
+    QCOMPARE(backendState(m_admin, app), QStringLiteral("idle"));
+    const QueryResult again = runQuery(pgLayer(QStringLiteral("geom from stream_rows using unique gid using srid=4326"), {}, app),
+                                       {-1, -1, 5, 5});
+    QVERIFY2(again.ok, qPrintable(again.error));
+    QVERIFY(!again.traces.last().newConnection);
+}
+
+void TestPostgisStream::errorPartWayIsReportedAndLeavesTheConnectionUsable()
+{
+    const QString app = QStringLiteral("stream_error");
+    // Division by zero at the 300th row, after 299 rows were sent.
+    const LayerDef l = pgLayer(QStringLiteral("geom from (select gid, pad, geom, 1 / (300 - gid) as boom from stream_rows) as s "
+                                              "using unique gid using srid=4326"),
+                               {}, app);
+    const QueryResult r = runQuery(l, kAll, {QStringLiteral("pad"), QStringLiteral("boom")});
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains("division by zero"), qPrintable(r.error));
+    QVERIFY(r.features.size() > 0 && r.features.size() < 300);
+    QCOMPARE(r.traces.last().error, r.error);
+    const PgPoolStats s = testEngine().pgPool().stats(l.connection);
+    QCOMPARE(s.inUse, 0);
+    QCOMPARE(s.idle, 1);
+    const QueryResult again = runQuery(l, {-1, -1, 5, 5}, {QStringLiteral("pad")});
+    QVERIFY2(again.ok, qPrintable(again.error));
+    QVERIFY(!again.traces.last().newConnection);
+}
+
+void TestPostgisStream::deallocatedStatementIsPreparedAgain()
+{
+    const QString app = QStringLiteral("stream_deallocated");
+    const LayerDef l = pgLayer(QStringLiteral("geom from stream_rows using unique gid using srid=4326"), {}, app);
+    QVERIFY(runQuery(l, {-1, -1, 5, 5}).ok);
+    {
+        // Something else on the connection (a pooler resetting it) drops the statement.
+        Result<PgLease> lease = testEngine().pgPool().acquire(l.connection);
+        QVERIFY(lease);
+        QCOMPARE(PQresultStatus(execText(lease->conn(), QStringLiteral("DEALLOCATE ALL")).get()), PGRES_COMMAND_OK);
+    }
+    const QueryResult r = runQuery(l, {-1, -1, 5, 5});
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY(r.traces.last().newConnection);
+    QVERIFY(r.traces.last().prepared);
+    QCOMPARE(testEngine().pgPool().stats(l.connection).open, 1);
+}
+
+void TestPostgisStream::unpooledConnectionsRunUnprepared()
+{
+    const LayerDef l = pgLayer(QStringLiteral("geom from stream_rows using unique gid using srid=4326"),
+                               {QStringLiteral("CLOSE_CONNECTION=ALWAYS")}, QStringLiteral("stream_unpooled"));
+    const QueryResult r = runQuery(l, {-1, -1, 5, 5});
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY(!r.traces.last().prepared);
+    QVERIFY(r.features.size() > 0);
+    QCOMPARE(testEngine().pgPool().stats(l.connection).open, 0);
+}
+
+QTEST_MAIN(TestPostgisStream)
+#include "test_postgis_stream.moc"
