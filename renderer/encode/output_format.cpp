@@ -175,11 +175,12 @@ Result<ImageFormat> fromDef(const OutputFormatDef& def) {
     f->name = effectiveName(def);
     if (!def.mimeType.isEmpty()) f->mimeType = def.mimeType;
     if (!def.extension.isEmpty()) f->extension = def.extension;
-    f->transparent = def.transparent;
-    f->rgba = f->rgba || equalsCi(def.imageMode, QStringLiteral("RGBA"));
-    // loadOutputFormat: IMAGEMODE RGBA alone means TRANSPARENT ON; said OFF, the
-    // image keeps its alpha channel over an opaque IMAGECOLOR.
-    f->opaqueBackground = equalsCi(def.imageMode, QStringLiteral("RGBA")) && def.transparentGiven && !def.transparent;
+    // loadOutputFormat: IMAGEMODE RGBA alone means TRANSPARENT ON (RGB alone
+    // OFF); said OFF, the image keeps its alpha channel over an opaque IMAGECOLOR.
+    const bool rgbaMode = equalsCi(def.imageMode, QStringLiteral("RGBA"));
+    f->transparent = def.transparentGiven ? def.transparent : def.transparent || rgbaMode;
+    f->rgba = f->rgba || rgbaMode;
+    f->opaqueBackground = rgbaMode && def.transparentGiven && !def.transparent;
     for (const auto& [k, v] : def.formatOptions.items) f->options.set(k, v);
     if (QString e = finish(*f); !e.isEmpty()) return Error(e);
     return std::move(*f);

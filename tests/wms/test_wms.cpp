@@ -655,6 +655,40 @@ private Q_SLOTS:
         QVERIFY(text);
     }
 
+    // An OUTPUTFORMAT with IMAGEMODE RGBA and no TRANSPARENT is transparent
+    // (loadOutputFormat), and GetLegendGraphic keeps the format's own
+    // transparency unless TRANSPARENT is asked: the background is clear.
+    void legendGraphicOfAnRgbaFormatIsTransparent_data()
+    {
+        QTest::addColumn<QByteArray>("formatTransparent");
+        QTest::addColumn<QString>("requestTransparent");
+        QTest::addColumn<int>("alpha");
+        QTest::newRow("RGBA alone") << QByteArray() << QString() << 0;
+        QTest::newRow("RGBA, TRANSPARENT OFF") << QByteArray("TRANSPARENT OFF") << QString() << 255;
+        QTest::newRow("RGBA alone, TRANSPARENT=FALSE asked") << QByteArray() << QStringLiteral("&TRANSPARENT=FALSE") << 255;
+    }
+    void legendGraphicOfAnRgbaFormatIsTransparent()
+    {
+        QFETCH(QByteArray, formatTransparent);
+        QFETCH(QString, requestTransparent);
+        QFETCH(int, alpha);
+        LoadResult loaded = parseMapText("MAP NAME t EXTENT 0 0 10 10 SIZE 10 10 IMAGETYPE rgba\n"
+                                         " OUTPUTFORMAT NAME rgba DRIVER AGG/PNG MIMETYPE \"image/png\" IMAGEMODE RGBA "
+                                             + formatTransparent + " END\n"
+                                         " WEB METADATA \"wms_enable_request\" \"*\" END END\n"
+                                         " LAYER NAME l TYPE POLYGON STATUS ON CLASS NAME \"c\" STYLE COLOR 255 0 0 END END END\n"
+                                         "END\n",
+                                         QStringLiteral("/tmp/rgba_legend.map"));
+        QVERIFY(loaded.ok());
+        const WmsService service(loaded.map);
+        const Response r = service.handle(WmsRequest::fromQueryString(
+            ("SERVICE=WMS&VERSION=1.1.1&REQUEST=GetLegendGraphic&LAYER=l&FORMAT=image/png" + requestTransparent).toUtf8()));
+        const QImage legend = QImage::fromData(r.body, "PNG").convertToFormat(QImage::Format_ARGB32);
+        QVERIFY2(!legend.isNull(), r.body.constData());
+        QCOMPARE(qAlpha(legend.pixel(1, 1)), alpha);
+        QCOMPARE(legend.pixelColor(15, 10).rgb(), QColor(255, 0, 0).rgb());
+    }
+
     void legendGraphicErrors_data()
     {
         QTest::addColumn<QString>("query");
