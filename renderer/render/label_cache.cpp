@@ -498,8 +498,13 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                     continue;
                 }
                 if (!c.line.isEmpty()) {
-                    // Each placement along a line stands on its own.
-                    for (const LabelShape& s : lineShapes(c, text, bounds)) {
+                    // Each placement along a line stands on its own, tried
+                    // in the reverse of the order found (msDrawLabelCache
+                    // walks its entries backwards): the centre first, then
+                    // outwards; FOLLOW placements after the straight ones, last first.
+                    const QList<LabelShape> shapes = lineShapes(c, text, bounds);
+                    for (auto it = shapes.crbegin(); it != shapes.crend(); ++it) {
+                        const LabelShape& s = *it;
                         if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
                         if (!placement.fits(c, s, pending, forceGroup, g.priority, g.first)) continue;
                         placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), int(g.first)}});

@@ -331,7 +331,6 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
         if (c.labels.isEmpty()) continue;
         // msShapeGetLabelAnnotation: the feature's own TEXT before the class TEXT and LABELITEM.
         const QString classText = item.text.isEmpty() ? classifier.labelText(item.cls, item.values) : item.text;
-        const int group = labels.nextGroup();
         // The point's marker, once per feature, and once per class when its
         // first style's size and symbol are not read from attributes.
         std::optional<QSizeF> pointMarker;
@@ -347,46 +346,57 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
             }
             return *pointMarker;
         };
-        for (const LabelDef& l : c.labels) {
-            // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
-            const QString text = l.text.type == ExpressionDef::Type::String
-                                     ? substituteItems(l.text.text, fields, item.values)
-                                     : classText;
-            QList<MarkerStyle> labelMarkers = labelPointMarkers(l, resolver, item.values, map);
-            // A label without text still draws its markers.
-            if (text.isEmpty() && labelMarkers.isEmpty()) continue;
-            if (!inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, view.scaleDenom)) continue;
-            LabelCandidate cand;
-            cand.text = decodeHtmlEntities(text);
-            const std::optional<QPointF> anchor = labelPoint(item, l.minFeatureSize > 0 ? l.minFeatureSize * rf : 0);
-            if (!anchor) continue;
-            cand.anchor = *anchor;
-            cand.style = l;
-            cand.style.color.color = resolver.color(l.color, item.values);
-            cand.style.outlineColor.color = resolver.color(l.outlineColor, item.values);
-            cand.style.shadowColor.color = resolver.color(l.shadowColor, item.values);
-            cand.glyphSize = labelGlyphSize(l, resolver.number(l.size, item.values), scaleFactor, rf);
-            // A set ANGLE is relative to the map's north: a rotated map turns it back.
-            cand.angle = resolver.number(l.angle, item.values);
-            if (cand.angle != 0) cand.angle -= view.angle;
-            cand.fonts = FontList::forLabel(l.font, map.fonts, l.type == LabelType::TrueType);
-            cand.layerType = layer.type;
-            if (layer.type == LayerType::Point) {
-                cand.marker = markerOfPoint();
-                cand.markerOnMap = !cand.marker.isEmpty();
+        // `at`: the point to label (a POINT layer's); none: the feature's label point.
+        const auto queueAt = [&](const std::optional<QPointF>& at, int group) {
+            for (const LabelDef& l : c.labels) {
+                // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
+                const QString text = l.text.type == ExpressionDef::Type::String
+                                         ? substituteItems(l.text.text, fields, item.values)
+                                         : classText;
+                QList<MarkerStyle> labelMarkers = labelPointMarkers(l, resolver, item.values, map);
+                // A label without text still draws its markers.
+                if (text.isEmpty() && labelMarkers.isEmpty()) continue;
+                if (!inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, view.scaleDenom)) continue;
+                LabelCandidate cand;
+                cand.text = decodeHtmlEntities(text);
+                const std::optional<QPointF> anchor = at ? at : labelPoint(item, l.minFeatureSize > 0 ? l.minFeatureSize * rf : 0);
+                if (!anchor) continue;
+                cand.anchor = *anchor;
+                cand.style = l;
+                cand.style.color.color = resolver.color(l.color, item.values);
+                cand.style.outlineColor.color = resolver.color(l.outlineColor, item.values);
+                cand.style.shadowColor.color = resolver.color(l.shadowColor, item.values);
+                cand.glyphSize = labelGlyphSize(l, resolver.number(l.size, item.values), scaleFactor, rf);
+                // A set ANGLE is relative to the map's north: a rotated map turns it back.
+                cand.angle = resolver.number(l.angle, item.values);
+                if (cand.angle != 0) cand.angle -= view.angle;
+                cand.fonts = FontList::forLabel(l.font, map.fonts, l.type == LabelType::TrueType);
+                cand.layerType = layer.type;
+                if (layer.type == LayerType::Point) {
+                    cand.marker = markerOfPoint();
+                    cand.markerOnMap = !cand.marker.isEmpty();
+                }
+                for (const MarkerStyle& m : labelMarkers) cand.marker = cand.marker.expandedTo(SymbolPainter::markerSize(m));
+                cand.labelMarkers = std::move(labelMarkers);
+                // A class's labels go into the cache together (all or none) on
+                // points and polygons; on lines each goes in on its own, as
+                // MapServer adds them (msAddLabel per label, not msAddLabelGroup).
+                cand.group = layer.type == LayerType::Line ? labels.nextGroup() : group;
+                cand.scaleFactor = scaleFactor;
+                cand.resolutionFactor = rf;
+                // ANGLE FOLLOW/AUTO/AUTO2: the cache lays the label along the line, knowing the font.
+                if (!l.angleMode.isEmpty() && layer.type == LayerType::Line) cand.line = item.parts;
+                if (cached) labels.add(std::move(cand));
+                else LabelCache::drawDirect(canvas, cand);
             }
-            for (const MarkerStyle& m : labelMarkers) cand.marker = cand.marker.expandedTo(SymbolPainter::markerSize(m));
-            cand.labelMarkers = std::move(labelMarkers);
-            // A class's labels go into the cache together (all or none) on
-            // points and polygons; on lines each goes in on its own, as
-            // MapServer adds them (msAddLabel per label, not msAddLabelGroup).
-            cand.group = layer.type == LayerType::Line ? labels.nextGroup() : group;
-            cand.scaleFactor = scaleFactor;
-            cand.resolutionFactor = rf;
-            // ANGLE FOLLOW/AUTO/AUTO2: the cache lays the label along the line, knowing the font.
-            if (!l.angleMode.isEmpty() && layer.type == LayerType::Line) cand.line = item.parts;
-            if (cached) labels.add(std::move(cand));
-            else LabelCache::drawDirect(canvas, cand);
+        };
+        // A POINT layer labels every point of a feature, each on its own in
+        // the cache (pointLayerDrawShape: msAddLabelGroup per point).
+        if (layer.type == LayerType::Point) {
+            for (const QPolygonF& part : item.parts)
+                for (const QPointF& p : part) queueAt(p, labels.nextGroup());
+        } else {
+            queueAt(std::nullopt, labels.nextGroup());
         }
     }
 }

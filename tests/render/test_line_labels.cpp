@@ -325,6 +325,20 @@ private Q_SLOTS:
         QCOMPARE(points.points[2].point.x(), 500.0);
     }
 
+    void repeatedLabelsAreTriedFromTheCentreOut()
+    {
+        // REPEATDISTANCE 120 on a 360 px line: labels at the centre and 120
+        // px either side. MINDISTANCE 150 lets no two neighbours stand, and
+        // MapServer's cache tries the centre first (it walks its entries
+        // backwards): the centre's label stays, its neighbours go.
+        const RenderResult r = renderMap(lineMap(QStringLiteral("20 150 380 150"),
+                                                 QStringLiteral("ANGLE AUTO REPEATDISTANCE 120 MINDISTANCE 150")).replace("FOLLOWING A CURVED ROAD", "Ab"));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QList<QPoint> pts = ink(r.image);
+        QVERIFY(!pts.isEmpty());
+        for (const QPoint& p : pts) QVERIFY2(std::abs(p.x() - 200) < 40, qPrintable(QStringLiteral("ink at x = %1").arg(p.x())));
+    }
+
     void clipSplitsLines()
     {
         const QList<QPolygonF> parts =

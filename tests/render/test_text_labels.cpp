@@ -251,6 +251,25 @@ END
         QVERIFY(inkBox(r.image, QRect(0, 0, 39, 100)).isEmpty());
     }
 
+    void everyPointOfAMultipointIsLabelled()
+    {
+        // pointLayerDrawShape: each point of a POINT layer's feature gets its
+        // own label, not only the first.
+        const RenderResult r = render(R"(MAP
+  SIZE 300 60
+  EXTENT 0 0 300 60
+  IMAGECOLOR 255 255 255
+  LAYER NAME "towns" TYPE POINT STATUS ON
+    FEATURE POINTS 50 30 150 30 250 30 END TEXT "Ab" END
+    CLASS LABEL POSITION CC COLOR 0 0 0 SIZE 10 END END
+  END
+END
+)");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        for (int x : {50, 150, 250})
+            QVERIFY2(!inkBox(r.image, QRect(x - 20, 0, 40, 60)).isEmpty(), qPrintable(QStringLiteral("a label at x = %1").arg(x)));
+    }
+
     void labelsKeepOffOtherPointsMarkers()
     {
         // A labelled point's marker is on the map before any label is placed:
