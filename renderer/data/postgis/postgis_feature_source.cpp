@@ -8,9 +8,19 @@
 
 #include <libpq-fe.h>
 
+#include <charconv>
+
 namespace maptune {
 
 namespace {
+
+// `using unique` as text; a key that is not an integer numbers the row instead.
+qint64 uniqueId(const char* text, int length, qint64 row)
+{
+    qint64 id = 0;
+    const auto [end, ec] = std::from_chars(text, text + length, id);
+    return ec == std::errc() && end == text + length ? id : row;
+}
 
 // Rows of one streamed statement, decoded as they arrive. Adds the time the
 // renderer spends waiting for and decoding rows, and their count and bytes,
@@ -56,9 +66,7 @@ private:
                 m_trace->bytes += n;
                 f.values[i] = PQgetisnull(r, 0, i) ? QString() : QString::fromUtf8(PQgetvalue(r, 0, i), n);
             }
-            bool idOk = false;
-            f.id = m_hasUid ? QByteArray(PQgetvalue(r, 0, geomCol + 1), PQgetlength(r, 0, geomCol + 1)).toLongLong(&idOk) : row;
-            if (!idOk && m_hasUid) f.id = row;
+            f.id = m_hasUid ? uniqueId(PQgetvalue(r, 0, geomCol + 1), PQgetlength(r, 0, geomCol + 1), row) : row;
             return true;
         }
         return false;
