@@ -121,8 +121,18 @@ LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF 
     const bool followOffset = c.style.offsetY == LineOffset::SingleSided || c.style.offsetY == LineOffset::DoubleSided;
     // Every position but CC keeps clear of the marker by half its size.
     const bool centred = pos == LabelPosition::CC;
-    const double ox = (followOffset ? 0 : c.style.offsetX * c.scaleFactor) + (centred ? 0 : c.marker.width() / 2);
-    const double oy = (followOffset ? 0 : c.style.offsetY * c.scaleFactor) + (centred ? 0 : c.marker.height() / 2);
+    double ox = (followOffset ? 0 : c.style.offsetX * c.scaleFactor) + (centred ? 0 : c.marker.width() / 2);
+    double oy = (followOffset ? 0 : c.style.offsetY * c.scaleFactor) + (centred ? 0 : c.marker.height() / 2);
+    if (c.labelMarkers.isEmpty() && !c.marker.isEmpty()) {
+        // Off a point's own marker, msDrawLabelCache's integer offsets: the
+        // label's OFFSET scaled and truncated, plus half the cached marker's
+        // box, which spans w - 1 pixels, and half an outlined label's outline.
+        const int labelOx = followOffset ? 0 : int(c.style.offsetX * c.scaleFactor);
+        const int labelOy = followOffset ? 0 : int(c.style.offsetY * c.scaleFactor);
+        const double outline = c.style.outlineColor.color.isSet() ? c.style.outlineWidth / 2 * c.scaleFactor : 0;
+        ox = int(labelOx + (centred ? 0 : (c.marker.width() - 1) / 2 + outline));
+        oy = int(labelOy + (centred ? 0 : (c.marker.height() - 1) / 2 + outline));
+    }
     // The text's origin (the last line's baseline start) from the box's corner.
     const QPointF origin = cornerOffset(pos, text, ox, oy) - QPointF(text.bounds.left(), text.bounds.bottom());
     QTransform t;
@@ -149,8 +159,8 @@ LineLabelPath::Mode angleMode(const QString& mode)
     return LineLabelPath::Mode::Auto;
 }
 
-// The lines a label is placed on: clipped to the image (MapServer labels
-// the visible part), and for OFFSET x -99 / -999 moved off the line by x
+// The lines a label is placed on: clipped as the candidate says (MapServer
+// labels the visible part), and for OFFSET x -99 / -999 moved off the line by x
 // plus half the text size, -99 to the line's top side.
 QList<QPolygonF> labelLines(const LabelCandidate& c, const QRectF& image)
 {
@@ -162,7 +172,8 @@ QList<QPolygonF> labelLines(const LabelCandidate& c, const QRectF& image)
         if (l.offsetY == LineOffset::SingleSided && lines.first().first().x() < lines.first().last().x()) offset = -offset;
         lines = LineOffset::offset(lines, offset);
     }
-    return LineLabelPath::clip(lines, image.adjusted(-2, -2, 2, 2));
+    if (!c.lineClip) return LineLabelPath::clip(lines, image.adjusted(-2, -2, 2, 2));
+    return c.lineClip->isNull() ? lines : LineLabelPath::clip(lines, *c.lineClip);
 }
 
 // A label following its line: every glyph turned and placed on it.

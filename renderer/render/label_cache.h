@@ -12,16 +12,17 @@
 
 #include "mapfile/map_def.h"
 #include "render/symbol_painter.h"
+#include "text/font_list.h"
 #include "trace/trace.h"
 
 #include <QImage>
 #include <QList>
 #include <QPointF>
-#include "text/font_list.h"
-
 #include <QPolygonF>
 #include <QSizeF>
 #include <QString>
+
+#include <optional>
 
 namespace maptune {
 
@@ -38,6 +39,10 @@ struct LabelCandidate {
     // ANGLE FOLLOW/AUTO/AUTO2 on a line: the feature's pixel polylines, which
     // replace anchor and angle. Empty for every other label.
     QList<QPolygonF> line;
+    // Where `line` is clipped before placing (msDrawShape's clip rectangle,
+    // in pixels); null: not clipped (PROCESSING LABEL_NO_CLIP). A candidate
+    // built without it clips to the image grown by 2 pixels.
+    std::optional<QRectF> lineClip;
     double scaleFactor = 1;       // pixels per SIZE unit: OFFSET and BUFFER scale by it
     QSizeF marker;                // the marker at the label point: labels off its centre keep clear of it
     // The point's own marker is on the map (point layers): other labels of

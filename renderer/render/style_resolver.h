@@ -32,6 +32,8 @@ public:
     // A query map's HILITE: every style's colour (its outline where it has
     // no fill) becomes `c`.
     void setHighlight(const QColor& c) { m_highlight = c; }
+    // msSymbolGetDefaultSize of the style's symbol (1 without one).
+    double symbolDefaultSize(const StyleDef& s) const { return defaultSize(symbolFor(s)); }
 
     // A line of `width` pixels in `c` as AGG strokes it: hairlines (width <= 1)
     // with butt caps and bevel joins whatever LINECAP/LINEJOIN say; PATTERN

@@ -12,6 +12,7 @@
 #include "render/draw_item.h"
 #include "render/graticule_source.h"
 #include "render/label_cache.h"
+#include "render/label_line_clip.h"
 #include "render/layer_variants.h"
 #include "render/line_band_painter.h"
 #include "render/line_offset.h"
@@ -385,7 +386,10 @@ void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, 
                 cand.scaleFactor = scaleFactor;
                 cand.resolutionFactor = rf;
                 // ANGLE FOLLOW/AUTO/AUTO2: the cache lays the label along the line, knowing the font.
-                if (!l.angleMode.isEmpty() && layer.type == LayerType::Line) cand.line = item.parts;
+                if (!l.angleMode.isEmpty() && layer.type == LayerType::Line) {
+                cand.line = item.parts;
+                cand.lineClip = labelLineClip(layer, c, resolver, item.values, scaleFactor, rf, view.width, view.height);
+            }
                 if (cached) labels.add(std::move(cand));
                 else LabelCache::drawDirect(canvas, cand);
             }

@@ -339,6 +339,32 @@ private Q_SLOTS:
         for (const QPoint& p : pts) QVERIFY2(std::abs(p.x() - 200) < 40, qPrintable(QStringLiteral("ink at x = %1").arg(p.x())));
     }
 
+    void labelsGoOnTheVisiblePartUnlessLabelNoClip_data()
+    {
+        QTest::addColumn<QByteArray>("processing");
+        QTest::addColumn<int>("centre");
+        // The line runs from x = 0 to 600 on a 400 pixel map: clipped to the
+        // map (msDrawShape's rectangle, 2 pixels past the last pixel centre)
+        // the label's middle is at ~200; LABEL_NO_CLIP centres it on the
+        // whole line, at 300.
+        QTest::newRow("clipped") << QByteArray() << 200;
+        QTest::newRow("LABEL_NO_CLIP") << QByteArray("PROCESSING \"LABEL_NO_CLIP=yes\"") << 300;
+    }
+    void labelsGoOnTheVisiblePartUnlessLabelNoClip()
+    {
+        QFETCH(QByteArray, processing);
+        QFETCH(int, centre);
+        QByteArray map = lineMap(QStringLiteral("0.5 150 600.5 150"), QStringLiteral("ANGLE AUTO PARTIALS TRUE")).replace("FOLLOWING A CURVED ROAD", "Ab");
+        map.replace("STATUS DEFAULT", "STATUS DEFAULT " + processing);
+        const RenderResult r = renderMap(map);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QList<QPoint> pts = ink(r.image);
+        QVERIFY(!pts.isEmpty());
+        double sum = 0;
+        for (const QPoint& p : pts) sum += p.x();
+        QVERIFY2(std::abs(sum / pts.size() - centre) < 6, qPrintable(QString::number(sum / pts.size())));
+    }
+
     void clipSplitsLines()
     {
         const QList<QPolygonF> parts =

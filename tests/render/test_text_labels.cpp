@@ -270,6 +270,28 @@ END
             QVERIFY2(!inkBox(r.image, QRect(x - 20, 0, 40, 60)).isEmpty(), qPrintable(QStringLiteral("a label at x = %1").arg(x)));
     }
 
+    void labelsOffAMarkerUseMapServersIntegerOffsets()
+    {
+        // msDrawLabelCache: half the cached marker's box (w - 1 pixels wide)
+        // plus half an outlined label's outline, truncated to a whole pixel.
+        // Markers of 7 and 8 pixels put the text at the same place (3 px off);
+        // an outline of 1 moves it one pixel further from the 8 pixel one.
+        const auto textBox = [](int markerSize, bool outline) {
+            const QByteArray map = "MAP SIZE 100 40 EXTENT 0 0 100 40 IMAGECOLOR 255 255 255\n"
+                                   " SYMBOL NAME \"dot\" TYPE ELLIPSE FILLED TRUE POINTS 1 1 END END\n"
+                                   " LAYER NAME \"p\" TYPE POINT STATUS ON FEATURE POINTS 30.5 20.5 END TEXT \"Ab\" END\n"
+                                   "  CLASS STYLE SYMBOL \"dot\" SIZE " + QByteArray::number(markerSize) + " COLOR 255 255 0 END\n"
+                                   "   LABEL POSITION CR COLOR 0 0 0 SIZE 10 " + (outline ? "OUTLINECOLOR 255 255 255" : "") + " END\n"
+                                   "  END\n END\nEND\n";
+            const RenderResult r = render(map);
+            return r.ok() ? inkBox(r.image) : QRect();
+        };
+        const QRect seven = textBox(7, false), eight = textBox(8, false), outlined = textBox(8, true);
+        QVERIFY(!seven.isEmpty());
+        QCOMPARE(eight, seven);
+        QCOMPARE(outlined.left(), eight.left() + 1);
+    }
+
     void labelsKeepOffOtherPointsMarkers()
     {
         // A labelled point's marker is on the map before any label is placed:
