@@ -9,6 +9,8 @@
 #include <QDir>
 #include <QUrl>
 
+#include <gdal.h>
+
 #include <poll.h>
 
 #include <csignal>
@@ -88,6 +90,7 @@ int runServe(const ServeOptions& o)
         for (const QString& r : o.allowedRoots) roots << (QDir::isAbsolutePath(r) ? r : QDir::current().absoluteFilePath(r));
         qputenv("MAPTUNE_ALLOWED_ROOTS", roots.join(QLatin1Char(';')).toUtf8());
     }
+    if (o.gdalCacheMb > 0) GDALSetCacheMax64(GIntBig(o.gdalCacheMb) * 1024 * 1024);
     // One pool for every served map, reloads included.
     MapRegistry registry(std::make_shared<const EngineContext>(o.pg));
     for (const QString& path : o.mapfiles)

@@ -94,6 +94,11 @@ int main(int argc, char** argv)
                       "seconds to connect, unless the CONNECTION string sets connect_timeout")
         ->check(CLI::PositiveNumber)->capture_default_str();
 
+    int sGdalCache = 0;
+    serve->add_option("--gdal-cache-mb", sGdalCache,
+                      "GDAL's raster block cache for the whole process, in MB (default: GDAL_CACHEMAX, else 5 % of RAM); "
+                      "the cache all workers share, the largest part of the server's memory under raster load")
+        ->check(CLI::NonNegativeNumber)->capture_default_str();
     double sDrain = 2;
     int sInstances = 1, sBudget = 0;
     bool sAllowProfile = false;
@@ -161,6 +166,7 @@ int main(int argc, char** argv)
         so.instances = sInstances;
         so.pgBudget = sBudget;
         so.allowProfile = sAllowProfile;
+        so.gdalCacheMb = sGdalCache;
         return cli::runServe(so);
     }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});

@@ -2,6 +2,8 @@
 
 #include "data/postgis/pg_connection_pool.h"
 
+#include <gdal.h>
+
 namespace maptune {
 
 namespace {
@@ -116,6 +118,16 @@ void writePool(QByteArray& out, const PgConnectionPool& pool)
     out += "maptune_pg_pool_reuses_total " + QByteArray::number(s.reuses) + '\n';
 }
 
+// GDAL's block cache is one per process, shared by every map and worker:
+// under raster load it is most of the server's memory.
+void writeGdalCache(QByteArray& out)
+{
+    header(out, "maptune_gdal_cache_bytes", "gauge", "GDAL raster block cache: bytes in use.");
+    out += "maptune_gdal_cache_bytes " + QByteArray::number(qint64(GDALGetCacheUsed64())) + '\n';
+    header(out, "maptune_gdal_cache_max_bytes", "gauge", "GDAL raster block cache: its limit (serve --gdal-cache-mb).");
+    out += "maptune_gdal_cache_max_bytes " + QByteArray::number(qint64(GDALGetCacheMax64())) + '\n';
+}
+
 void writeRegistry(QByteArray& out, const MapRegistry& registry)
 {
     const QList<MapStatus> maps = registry.status();
@@ -194,6 +206,7 @@ QByteArray ServerMetrics::prometheusText(const MapRegistry* registry) const
     if (registry) {
         writePool(out, registry->context().pgPool());
         writeRegistry(out, *registry);
+        writeGdalCache(out);
     }
     return out;
 }

@@ -195,6 +195,27 @@ private Q_SLOTS:
         QCOMPARE(serve.exitCode(), 0);
     }
 
+    void serveBoundsGdalsCache()
+    {
+        // --gdal-cache-mb sets the process's one GDAL block cache; /metrics shows its limit and use.
+        QProcess serve;
+        serve.start(QStringLiteral(MAPTUNE_CLI), {"serve", dataFile("squares.map"), "--port", "0", "--gdal-cache-mb", "16"});
+        QVERIFY(serve.waitForStarted());
+        QByteArray out;
+        for (int i = 0; i < 100 && !out.contains("/health"); ++i) {
+            serve.waitForReadyRead(100);
+            out += serve.readAllStandardOutput();
+        }
+        const QRegularExpressionMatch port = QRegularExpression(QStringLiteral("127\\.0\\.0\\.1:(\\d+)/health")).match(QString::fromUtf8(out));
+        QVERIFY2(port.hasMatch(), out.constData());
+        const maptune::test::HttpReply metrics = maptune::test::rawGet(port.captured(1).toInt(), "/metrics");
+        serve.kill();
+        serve.waitForFinished(5000);
+        QCOMPARE(metrics.status, 200);
+        QVERIFY2(metrics.body.contains("\nmaptune_gdal_cache_max_bytes 16777216\n"), metrics.body.constData());
+        QVERIFY(metrics.body.contains("\nmaptune_gdal_cache_bytes "));
+    }
+
     void serveRefusesAPoolPastTheConnectionBudget()
     {
         // 3 instances x 4 connections x 1 CONNECTION string = 12 > 10.
