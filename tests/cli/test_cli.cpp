@@ -28,6 +28,20 @@ Run runCli(const QStringList& args, const QString& cwd = {})
 
 QString dataFile(const QString& name) { return QStringLiteral(MAPTUNE_TEST_DATA "/cli/") + name; }
 
+// Starts `maptune-cli serve ARGS --port 0` and returns the port it printed, or 0.
+int startServe(QProcess& serve, const QStringList& args)
+{
+    serve.start(QStringLiteral(MAPTUNE_CLI), QStringList{"serve"} + args + QStringList{"--port", "0"});
+    if (!serve.waitForStarted()) return 0;
+    QByteArray out;
+    for (int i = 0; i < 100 && !out.contains("/health"); ++i) {
+        serve.waitForReadyRead(100);
+        out += serve.readAllStandardOutput();
+    }
+    const QRegularExpressionMatch port = QRegularExpression(QStringLiteral("127\\.0\\.0\\.1:(\\d+)/health")).match(QString::fromUtf8(out));
+    return port.hasMatch() ? port.captured(1).toInt() : 0;
+}
+
 }  // namespace
 
 class TestCli : public QObject {
@@ -175,16 +189,8 @@ private Q_SLOTS:
         // SIGTERM: /health turns 503 "draining" while maps are still served,
         // then the process exits 0 once the drain time is over.
         QProcess serve;
-        serve.start(QStringLiteral(MAPTUNE_CLI), {"serve", dataFile("squares.map"), "--port", "0", "--drain", "2"});
-        QVERIFY(serve.waitForStarted());
-        QByteArray out;
-        for (int i = 0; i < 100 && !out.contains("/health"); ++i) {
-            serve.waitForReadyRead(100);
-            out += serve.readAllStandardOutput();
-        }
-        const QRegularExpressionMatch port = QRegularExpression(QStringLiteral("127\\.0\\.0\\.1:(\\d+)/health")).match(QString::fromUtf8(out));
-        QVERIFY2(port.hasMatch(), out.constData());
-        const int p = port.captured(1).toInt();
+        const int p = startServe(serve, {dataFile("squares.map"), "--drain", "2"});
+        QVERIFY(p > 0);
         QCOMPARE(maptune::test::rawGet(p, "/health").status, 200);
         serve.terminate();
         QTRY_COMPARE_WITH_TIMEOUT(maptune::test::rawGet(p, "/health").status, 503, 1500);
@@ -199,16 +205,9 @@ private Q_SLOTS:
     {
         // --gdal-cache-mb sets the process's one GDAL block cache; /metrics shows its limit and use.
         QProcess serve;
-        serve.start(QStringLiteral(MAPTUNE_CLI), {"serve", dataFile("squares.map"), "--port", "0", "--gdal-cache-mb", "16"});
-        QVERIFY(serve.waitForStarted());
-        QByteArray out;
-        for (int i = 0; i < 100 && !out.contains("/health"); ++i) {
-            serve.waitForReadyRead(100);
-            out += serve.readAllStandardOutput();
-        }
-        const QRegularExpressionMatch port = QRegularExpression(QStringLiteral("127\\.0\\.0\\.1:(\\d+)/health")).match(QString::fromUtf8(out));
-        QVERIFY2(port.hasMatch(), out.constData());
-        const maptune::test::HttpReply metrics = maptune::test::rawGet(port.captured(1).toInt(), "/metrics");
+        const int p = startServe(serve, {dataFile("squares.map"), "--gdal-cache-mb", "16"});
+        QVERIFY(p > 0);
+        const maptune::test::HttpReply metrics = maptune::test::rawGet(p, "/metrics");
         serve.kill();
         serve.waitForFinished(5000);
         QCOMPARE(metrics.status, 200);

@@ -36,6 +36,36 @@ std::unique_ptr<FeatureSource> openSource(const LayerDef& layer)
     return opened ? std::move(opened).value() : nullptr;
 }
 
+// All rows with their 1 KiB `pad` column.
+Result<std::unique_ptr<FeatureCursor>> queryPadded(FeatureSource& src)
+{
+    FeatureQuery q;
+    q.bbox = kAll;
+    q.attributes = {QStringLiteral("pad")};
+    return src.query(q);
+}
+
+// A streamed query of all padded rows with its first row read; `error`
+// says what failed instead.
+struct StartedStream {
+    std::unique_ptr<FeatureSource> source;
+    std::unique_ptr<FeatureCursor> cursor;
+    Feature first;
+    QString error;
+};
+
+StartedStream startStream(const LayerDef& layer)
+{
+    StartedStream s;
+    s.source = openSource(layer);
+    if (!s.source) return {nullptr, nullptr, {}, QStringLiteral("the source does not open")};
+    auto cursor = queryPadded(*s.source);
+    if (!cursor) return {nullptr, nullptr, {}, cursor.message()};
+    s.cursor = std::move(cursor).value();
+    if (!s.cursor->next(s.first)) s.error = QStringLiteral("no first row: ") + s.cursor->error();
+    return s;
+}
+
 // The state of the test's other backends with this application name.
 QString backendState(PGconn* admin, const QString& app)
 {
@@ -77,24 +107,18 @@ void TestPostgisStream::rowsArriveWhileTheStatementRuns()
 {
     const QString app = QStringLiteral("stream_slow");
     const LayerDef l = pgLayer(kSlowLastRow.arg(2), {}, app);
-    const auto src = openSource(l);
-    QVERIFY(src);
-    FeatureQuery q;
-    q.bbox = kAll;
-    q.attributes = {QStringLiteral("pad")};
-    auto cursor = src->query(q);
-    QVERIFY2(cursor, qPrintable(cursor.message()));
-    Feature f;
-    QVERIFY((*cursor)->next(f));
-    QCOMPARE(f.values.value(0).size(), 1000);
+    StartedStream stream = startStream(l);
+    QVERIFY2(stream.error.isEmpty(), qPrintable(stream.error));
+    QCOMPARE(stream.first.values.value(0).size(), 1000);
     // The first row is here; the server is still on the last one.
     QCOMPARE(backendState(m_admin, app), QStringLiteral("active"));
     int rows = 1;
-    while ((*cursor)->next(f)) ++rows;
-    QCOMPARE((*cursor)->error(), QString());
+    Feature f;
+    while (stream.cursor->next(f)) ++rows;
+    QCOMPARE(stream.cursor->error(), QString());
     QCOMPARE(rows, 400);
     QCOMPARE(backendState(m_admin, app), QStringLiteral("idle"));
-    const QList<DbTrace> traces = src->takeDbTraces();
+    const QList<DbTrace> traces = stream.source->takeDbTraces();
     QCOMPARE(traces.last().rows, qint64(400));
     QVERIFY(traces.last().fetchMs > traces.last().queryMs);
     // The lease went back to the pool with the last row, not with the cursor.
@@ -125,14 +149,8 @@ void TestPostgisStream::droppedStreamLeavesItsConnectionIdle()
     const QString app = QStringLiteral("stream_dropped");
     const LayerDef l = pgLayer(kSlowLastRow.arg(30), {}, app);
     {
-        const auto src = openSource(l);
-        FeatureQuery q;
-        q.bbox = kAll;
-        q.attributes = {QStringLiteral("pad")};
-        auto cursor = src->query(q);
-        QVERIFY2(cursor, qPrintable(cursor.message()));
-        Feature f;
-        QVERIFY((*cursor)->next(f));
+        const StartedStream stream = startStream(l);
+        QVERIFY2(stream.error.isEmpty(), qPrintable(stream.error));
         QCOMPARE(backendState(m_admin, app), QStringLiteral("active"));
     }  // dropped 30 s before the statement would end: cancelled and drained
     const PgPoolStats s = testEngine().pgPool().stats(l.connection);
