@@ -121,9 +121,8 @@ LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF 
     const bool followOffset = c.style.offsetY == LineOffset::SingleSided || c.style.offsetY == LineOffset::DoubleSided;
     // Every position but CC keeps clear of the marker by half its size.
     const bool centred = pos == LabelPosition::CC;
-    double ox = (followOffset ? 0 : c.style.offsetX * c.scaleFactor) + (centred ? 0 : c.marker.width() / 2);
-    double oy = (followOffset ? 0 : c.style.offsetY * c.scaleFactor) + (centred ? 0 : c.marker.height() / 2);
-    if (c.labelMarkers.isEmpty() && !c.marker.isEmpty()) {
+    double ox, oy;
+    if (c.markerOnMap && c.labelMarkers.isEmpty()) {
         // Off a point's own marker, msDrawLabelCache's integer offsets: the
         // label's OFFSET scaled and truncated, plus half the cached marker's
         // box, which spans w - 1 pixels, and half an outlined label's outline.
@@ -132,6 +131,9 @@ LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF 
         const double outline = c.style.outlineColor.color.isSet() ? c.style.outlineWidth / 2 * c.scaleFactor : 0;
         ox = int(labelOx + (centred ? 0 : (c.marker.width() - 1) / 2 + outline));
         oy = int(labelOy + (centred ? 0 : (c.marker.height() - 1) / 2 + outline));
+    } else {
+        ox = (followOffset ? 0 : c.style.offsetX * c.scaleFactor) + (centred ? 0 : c.marker.width() / 2);
+        oy = (followOffset ? 0 : c.style.offsetY * c.scaleFactor) + (centred ? 0 : c.marker.height() / 2);
     }
     // The text's origin (the last line's baseline start) from the box's corner.
     const QPointF origin = cornerOffset(pos, text, ox, oy) - QPointF(text.bounds.left(), text.bounds.bottom());

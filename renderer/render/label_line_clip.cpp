@@ -1,6 +1,5 @@
 #include "render/label_line_clip.h"
 
-#include "mapfile/processing.h"
 #include "render/style_resolver.h"
 
 #include <algorithm>
@@ -8,10 +7,9 @@
 
 namespace maptune {
 
-QRectF labelLineClip(const LayerDef& layer, const ClassDef& c, const StyleResolver& resolver, const QStringList& values,
+QRectF labelLineClip(const ClassDef& c, const StyleResolver& resolver, const QStringList& values,
                      double scaleFactor, double resolutionFactor, int width, int height)
 {
-    if (ProcessingOptions(layer.processing).has(QStringLiteral("LABEL_NO_CLIP"))) return {};
     int buffer = 0;
     bool transformed = false;
     for (const StyleDef& s : c.styles) {

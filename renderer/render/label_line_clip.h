@@ -5,8 +5,8 @@
 // pixel). The extent runs between the corner pixels' centres, so the
 // rectangle spans [-b, width - 1 + b] in pixels; a class with a style
 // GEOMTRANSFORM is clipped after the transformation instead, to
-// [-b, width + b]. PROCESSING "LABEL_NO_CLIP=..." places labels on the
-// whole line.
+// [-b, width + b]. (PROCESSING "LABEL_NO_CLIP=..." places labels on the
+// whole line: the caller does not clip at all.)
 
 #include "mapfile/map_def.h"
 
@@ -17,8 +17,7 @@ namespace maptune {
 
 class StyleResolver;
 
-// A null rectangle: no clipping.
-QRectF labelLineClip(const LayerDef& layer, const ClassDef& c, const StyleResolver& resolver, const QStringList& values,
+QRectF labelLineClip(const ClassDef& c, const StyleResolver& resolver, const QStringList& values,
                      double scaleFactor, double resolutionFactor, int width, int height);
 
 }  // namespace maptune

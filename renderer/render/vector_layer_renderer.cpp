@@ -5,20 +5,16 @@
 #include "render/feature_source_factory.h"
 #include "data/spatial_filter.h"
 #include "geo/coordinate_transform.h"
-#include "text/font_face.h"
-#include "text/html_entities.h"
 #include "text/text_path.h"
 #include "expr/feature_classifier.h"
 #include "render/draw_item.h"
 #include "render/graticule_source.h"
+#include "render/feature_labels.h"
 #include "render/label_cache.h"
-#include "render/label_line_clip.h"
 #include "render/layer_variants.h"
 #include "render/line_band_painter.h"
 #include "render/line_offset.h"
-#include "render/polygon_label_point.h"
 #include "render/render_load.h"
-#include "render/scale_range.h"
 #include "render/stroke_painter.h"
 #include "render/style_resolver.h"
 #include "render/symbol_painter.h"
@@ -134,14 +130,6 @@ std::optional<QPointF> domainEdge(const CoordinateTransform& t, QPointF good, QP
     return QPointF(x, y);
 }
 
-// "[item]" references replaced by the feature's values (case-insensitive names).
-QString substituteItems(QString text, const QStringList& fields, const QStringList& values)
-{
-    for (qsizetype i = 0; i < fields.size() && i < values.size(); ++i)
-        text.replace(QLatin1Char('[') + fields[i] + QLatin1Char(']'), values[i], Qt::CaseInsensitive);
-    return text;
-}
-
 // TYPE CIRCLE: a feature's first two points are opposite corners of the
 // circle's bounding box (MapServer: centre between them, radius from the x
 // distance, or the y distance when that is 0). Returns an empty ring if
@@ -160,25 +148,6 @@ QPolygonF circleRing(const QList<QPolygonF>& parts)
     QPainterPath path;
     path.addEllipse(c, r, r);
     return path.toFillPolygon();
-}
-
-// MINFEATURESIZE `minDimension`: polygons smaller on a side get no label.
-std::optional<QPointF> labelPoint(const DrawItem& item, double minDimension)
-{
-    if (item.parts.isEmpty() || item.parts.first().isEmpty()) return QPointF();
-    const QPolygonF& p = item.parts.first();
-    if (item.type == Geometry::Type::Polygon) return polygonLabelPoint(item.parts, minDimension);
-    if (item.type == Geometry::Type::Line) {
-        double total = 0;
-        for (qsizetype i = 1; i < p.size(); ++i) total += QLineF(p[i - 1], p[i]).length();
-        double walked = 0;
-        for (qsizetype i = 1; i < p.size(); ++i) {
-            const double len = QLineF(p[i - 1], p[i]).length();
-            if (walked + len >= total / 2 && len > 0) return p[i - 1] + (p[i] - p[i - 1]) * ((total / 2 - walked) / len);
-            walked += len;
-        }
-    }
-    return p.first();
 }
 
 // How one render maps features to pixels.
@@ -266,143 +235,6 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
     for (const QPolygonF& part : std::as_const(item.parts))
         for (const QPointF& pt : part) item.top = std::min(item.top, pt.y()), item.bottom = std::max(item.bottom, pt.y());
     return item;
-}
-
-// MapServer's msGetFontFace errors for the layer's TrueType label fonts
-// (attribute-bound fonts are not known before drawing); empty when all load.
-QString labelFontError(const MapDef& map, const LayerDef& layer)
-{
-    for (const ClassDef& c : layer.classes)
-        for (const LabelDef& l : c.labels) {
-            if (l.type != LabelType::TrueType || l.font.isEmpty() || l.font.startsWith(QLatin1Char('['))) continue;
-            const QString key = l.font.section(QLatin1Char(','), 0, 0).section(QLatin1Char(':'), -1).trimmed();
-            // The first file of its list the FONTSET has (the text layout tries them in turn).
-            QString path;
-            for (const FontList::Entry& e : FontList::parse(l.font, map.fonts).entries)
-                if (path.isEmpty()) path = e.path;
-            if (path.isEmpty())
-                return QStringLiteral("msGetFontFace(): General error message. Could not find font with key \"%1\" in fontset").arg(key);
-            if (!FontFace::forThread(path))
-                return QStringLiteral("msGetFontFace(): General error message. Freetype was unable to load font file \"%1\" for key \"%2\"")
-                    .arg(path, key);
-        }
-    return {};
-}
-
-MarkerStyle markerStyle(const StyleResolver& resolver, const StyleDef& s, const QStringList& values, const MapDef& map)
-{
-    const ResolvedStyle r = resolver.resolve(s, values);
-    MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, map.baseDir(), {}};
-    if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = map.fonts.value(r.symbol->font, {});
-    return m;
-}
-
-// A point's marker as the label cache knows it: its class's first style
-// (msGetMarkerSize on the bottom style).
-QSizeF pointMarkerSize(const ClassDef& c, const StyleResolver& resolver, const QStringList& values, const MapDef& map)
-{
-    if (c.styles.isEmpty()) return {0, 0};
-    return SymbolPainter::markerSize(markerStyle(resolver, c.styles.first(), values, map));
-}
-
-// A label's STYLEs drawn at its point: GEOMTRANSFORM labelpnt, which is
-// also what a label style without GEOMTRANSFORM does.
-QList<MarkerStyle> labelPointMarkers(const LabelDef& l, const StyleResolver& resolver, const QStringList& values, const MapDef& map)
-{
-    QList<MarkerStyle> markers;
-    for (const StyleDef& s : l.styles)
-        if (s.geomTransform.isEmpty() || s.geomTransform.compare(QLatin1String("labelpnt"), Qt::CaseInsensitive) == 0)
-            markers << markerStyle(resolver, s, values, map);
-    return markers;
-}
-
-// Queues every item's labels; the cache draws them after all layers (with
-// LABELCACHE OFF they are drawn at once, over this layer).
-void queueLabels(QImage& canvas, const DrawItemQueue& items, const MapDef& map, const LayerDef& layer, const MapView& view,
-                 const FeatureClassifier& classifier, const StyleResolver& resolver, const QStringList& fields,
-                 double symbolScale, LabelCache& labels)
-{
-    const double rf = view.defResolution > 0 ? view.resolution / view.defResolution : 1;
-    const double scaleFactor = symbolScale * rf;
-    const bool cached = layer.labelCache && !layer.postLabelCache;
-    QHash<int, QSizeF> classMarkers;
-    for (qsizetype i = 0; i < items.size(); ++i) {
-        const DrawItem& item = items[i];
-        const ClassDef& c = layer.classes[item.cls];
-        if (c.labels.isEmpty()) continue;
-        // msShapeGetLabelAnnotation: the feature's own TEXT before the class TEXT and LABELITEM.
-        const QString classText = item.text.isEmpty() ? classifier.labelText(item.cls, item.values) : item.text;
-        // The point's marker, once per feature, and once per class when its
-        // first style's size and symbol are not read from attributes.
-        std::optional<QSizeF> pointMarker;
-        const auto markerOfPoint = [&] {
-            if (!pointMarker) {
-                const bool fixed = c.styles.isEmpty() || (c.styles.first().size.attribute.isEmpty() && c.styles.first().symbolAttr.isEmpty());
-                if (fixed && classMarkers.contains(item.cls)) {
-                    pointMarker = classMarkers.value(item.cls);
-                } else {
-                    pointMarker = pointMarkerSize(c, resolver, item.values, map);
-                    if (fixed) classMarkers.insert(item.cls, *pointMarker);
-                }
-            }
-            return *pointMarker;
-        };
-        // `at`: the point to label (a POINT layer's); none: the feature's label point.
-        const auto queueAt = [&](const std::optional<QPointF>& at, int group) {
-            for (const LabelDef& l : c.labels) {
-                // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
-                const QString text = l.text.type == ExpressionDef::Type::String
-                                         ? substituteItems(l.text.text, fields, item.values)
-                                         : classText;
-                QList<MarkerStyle> labelMarkers = labelPointMarkers(l, resolver, item.values, map);
-                // A label without text still draws its markers.
-                if (text.isEmpty() && labelMarkers.isEmpty()) continue;
-                if (!inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, view.scaleDenom)) continue;
-                LabelCandidate cand;
-                cand.text = decodeHtmlEntities(text);
-                const std::optional<QPointF> anchor = at ? at : labelPoint(item, l.minFeatureSize > 0 ? l.minFeatureSize * rf : 0);
-                if (!anchor) continue;
-                cand.anchor = *anchor;
-                cand.style = l;
-                cand.style.color.color = resolver.color(l.color, item.values);
-                cand.style.outlineColor.color = resolver.color(l.outlineColor, item.values);
-                cand.style.shadowColor.color = resolver.color(l.shadowColor, item.values);
-                cand.glyphSize = labelGlyphSize(l, resolver.number(l.size, item.values), scaleFactor, rf);
-                // A set ANGLE is relative to the map's north: a rotated map turns it back.
-                cand.angle = resolver.number(l.angle, item.values);
-                if (cand.angle != 0) cand.angle -= view.angle;
-                cand.fonts = FontList::forLabel(l.font, map.fonts, l.type == LabelType::TrueType);
-                cand.layerType = layer.type;
-                if (layer.type == LayerType::Point) {
-                    cand.marker = markerOfPoint();
-                    cand.markerOnMap = !cand.marker.isEmpty();
-                }
-                for (const MarkerStyle& m : labelMarkers) cand.marker = cand.marker.expandedTo(SymbolPainter::markerSize(m));
-                cand.labelMarkers = std::move(labelMarkers);
-                // A class's labels go into the cache together (all or none) on
-                // points and polygons; on lines each goes in on its own, as
-                // MapServer adds them (msAddLabel per label, not msAddLabelGroup).
-                cand.group = layer.type == LayerType::Line ? labels.nextGroup() : group;
-                cand.scaleFactor = scaleFactor;
-                cand.resolutionFactor = rf;
-                // ANGLE FOLLOW/AUTO/AUTO2: the cache lays the label along the line, knowing the font.
-                if (!l.angleMode.isEmpty() && layer.type == LayerType::Line) {
-                cand.line = item.parts;
-                cand.lineClip = labelLineClip(layer, c, resolver, item.values, scaleFactor, rf, view.width, view.height);
-            }
-                if (cached) labels.add(std::move(cand));
-                else LabelCache::drawDirect(canvas, cand);
-            }
-        };
-        // A POINT layer labels every point of a feature, each on its own in
-        // the cache (pointLayerDrawShape: msAddLabelGroup per point).
-        if (layer.type == LayerType::Point) {
-            for (const QPolygonF& part : item.parts)
-                for (const QPointF& p : part) queueAt(p, labels.nextGroup());
-        } else {
-            queueAt(std::nullopt, labels.nextGroup());
-        }
-    }
 }
 
 }  // namespace

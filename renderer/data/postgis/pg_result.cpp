@@ -4,7 +4,6 @@
 
 #include <libpq-fe.h>
 
-#include <vector>
 
 namespace maptune {
 
@@ -13,15 +12,17 @@ void PgResultDeleter::operator()(PGresult* r) const
     PQclear(r);
 }
 
-PgResult execText(PGconn* conn, const QString& sql, const QStringList& params)
+PgParams::PgParams(const QStringList& params)
 {
-    const QByteArray text = sql.toUtf8();
-    std::vector<QByteArray> values;
-    std::vector<const char*> ptrs;
     values.reserve(size_t(params.size()));
     for (const QString& p : params) values.push_back(p.toUtf8());
-    for (const QByteArray& v : values) ptrs.push_back(v.constData());
-    return PgResult(PQexecParams(conn, text.constData(), int(values.size()), nullptr, ptrs.data(), nullptr, nullptr, 0));
+    for (const QByteArray& v : values) pointers.push_back(v.constData());
+}
+
+PgResult execText(PGconn* conn, const QString& sql, const QStringList& params)
+{
+    const PgParams p(params);
+    return PgResult(PQexecParams(conn, sql.toUtf8().constData(), p.count(), nullptr, p.data(), nullptr, nullptr, 0));
 }
 
 QString pgErrorMessage(PGconn* conn, const PGresult* result)

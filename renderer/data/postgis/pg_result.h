@@ -4,7 +4,10 @@
 
 #include <QStringList>
 
+#include <QByteArray>
+
 #include <memory>
+#include <vector>
 
 typedef struct pg_conn PGconn;
 typedef struct pg_result PGresult;
@@ -15,6 +18,16 @@ struct PgResultDeleter {
     void operator()(PGresult* r) const;
 };
 using PgResult = std::unique_ptr<PGresult, PgResultDeleter>;
+
+// Query parameters as libpq takes them: UTF-8 values and pointers to them.
+struct PgParams {
+    explicit PgParams(const QStringList& params);
+    int count() const { return int(values.size()); }
+    const char* const* data() const { return pointers.data(); }
+
+    std::vector<QByteArray> values;
+    std::vector<const char*> pointers;
+};
 
 // Untyped text parameters, text results (metadata, EXPLAIN).
 PgResult execText(PGconn* conn, const QString& sql, const QStringList& params = {});

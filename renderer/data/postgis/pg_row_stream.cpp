@@ -4,8 +4,7 @@
 
 #include <libpq-fe.h>
 
-#include <QDeadlineTimer>
-
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -52,36 +51,19 @@ PgRowStream::~PgRowStream()
     PQclear(m_row);
     PQclear(m_pending);
     if (!m_busy) return;
-    PGconn* conn = m_lease.conn();
-    cancelOnServer(conn);
-    const QDeadlineTimer deadline(kDrainTimeoutMs);
-    for (;;) {
-        while (PQisBusy(conn)) {
-            pollfd fd{PQsocket(conn), POLLIN, 0};
-            const int left = int(deadline.remainingTime());
-            if (left <= 0 || (::poll(&fd, 1, left) < 0 && errno != EINTR) || !PQconsumeInput(conn)) {
-                m_lease.discard();
-                return;
-            }
-        }
-        PGresult* r = PQgetResult(conn);
-        if (!r) return;
-        PQclear(r);
-    }
+    cancelOnServer(m_lease.conn());
+    m_cancelSent = true;
+    drain(QDeadlineTimer(kDrainTimeoutMs));
 }
 
 bool PgRowStream::start(const PostgisStatement& st)
 {
     PGconn* conn = m_lease.conn();
     const QByteArray sql = st.sql.toUtf8();
-    std::vector<QByteArray> values;
-    std::vector<const char*> ptrs;
-    values.reserve(size_t(st.params.size()));
-    for (const QString& p : st.params) values.push_back(p.toUtf8());
-    for (const QByteArray& v : values) ptrs.push_back(v.constData());
-    std::vector<Oid> types(values.size(), 0);
-    for (size_t i = 0; i < types.size() && int(i) < st.float8Params; ++i) types[i] = kFloat8Oid;
-    const int n = int(values.size());
+    const PgParams params(st.params);
+    const int n = params.count();
+    std::vector<Oid> types(size_t(n), 0);
+    for (int i = 0; i < n && i < st.float8Params; ++i) types[size_t(i)] = kFloat8Oid;
 
     QByteArray name;
     if (m_lease.pooled()) {
@@ -99,8 +81,8 @@ bool PgRowStream::start(const PostgisStatement& st)
         }
     }
     m_prepared = !name.isEmpty();
-    const int sent = m_prepared ? PQsendQueryPrepared(conn, name.constData(), n, ptrs.data(), nullptr, nullptr, 1)
-                                : PQsendQueryParams(conn, sql.constData(), n, types.data(), ptrs.data(), nullptr, nullptr, 1);
+    const int sent = m_prepared ? PQsendQueryPrepared(conn, name.constData(), n, params.data(), nullptr, nullptr, 1)
+                                : PQsendQueryParams(conn, sql.constData(), n, types.data(), params.data(), nullptr, nullptr, 1);
     if (!sent) {
         fail(nullptr);
         return false;
@@ -145,8 +127,9 @@ PGresult* PgRowStream::readRow()
 }
 
 // Reads from the socket until a result is ready, sending the server a cancel
-// once the token is cancelled; false when the connection broke.
-bool PgRowStream::waitForResult()
+// once the token is cancelled; false when the connection broke or the
+// deadline passed.
+bool PgRowStream::waitForResult(const QDeadlineTimer& deadline)
 {
     PGconn* conn = m_lease.conn();
     while (PQisBusy(conn)) {
@@ -154,19 +137,22 @@ bool PgRowStream::waitForResult()
             m_cancelSent = true;
             cancelOnServer(conn);
         }
+        if (deadline.hasExpired()) return false;
         pollfd fd{PQsocket(conn), POLLIN, 0};
-        if (::poll(&fd, 1, 50) < 0 && errno != EINTR) return false;
+        const int waitMs = deadline.isForever() ? 50 : int(std::min<qint64>(50, deadline.remainingTime()));
+        if (::poll(&fd, 1, waitMs) < 0 && errno != EINTR) return false;
         if (!PQconsumeInput(conn)) return false;
     }
     return true;
 }
 
-// Reads what is left of the statement, up to its final null result.
-void PgRowStream::drain()
+// Reads what is left of the statement, up to its final null result; a
+// connection that broke or did not answer in time is closed, not pooled.
+void PgRowStream::drain(const QDeadlineTimer& deadline)
 {
     PGconn* conn = m_lease.conn();
     for (;;) {
-        if (!waitForResult()) {
+        if (!waitForResult(deadline)) {
             m_lease.discard();
             return;
         }

@@ -15,6 +15,8 @@
 #include "data/postgis/postgis_statement.h"
 #include "trace/cancel_token.h"
 
+#include <QDeadlineTimer>
+
 typedef struct pg_result PGresult;
 
 namespace maptune {
@@ -33,7 +35,7 @@ public:
     // on an error (error()) and once the token is cancelled.
     const PGresult* nextRow();
 
-    QString error() const { return m_error; }
+    const QString& error() const { return m_error; }
     // A retry on a fresh connection may succeed: this one died, or the
     // statement prepared on it went stale (the table under it changed).
     bool retryable() const { return m_retryable; }
@@ -42,9 +44,9 @@ public:
     PgLease& lease() { return m_lease; }
 
 private:
-    bool waitForResult();
+    bool waitForResult(const QDeadlineTimer& deadline = QDeadlineTimer(QDeadlineTimer::Forever));
     PGresult* readRow();
-    void drain();
+    void drain(const QDeadlineTimer& deadline = QDeadlineTimer(QDeadlineTimer::Forever));
     void finish();
     void fail(const PGresult* result);
 

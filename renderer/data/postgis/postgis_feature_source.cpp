@@ -39,7 +39,7 @@ public:
         Stopwatch clock;
         const bool ok = advance(f);
         m_trace->fetchMs += clock.elapsedMs();
-        if (m_trace->error.isEmpty()) m_trace->error = m_stream->error();
+        if (!ok && m_trace->error.isEmpty()) m_trace->error = error();
         return ok;
     }
 
