@@ -24,6 +24,7 @@ public:
     }
     const QPolygonF& line() const { return m_line; }
     double length() const { return m_at.last(); }
+    double at(qsizetype vertex) const { return m_at[vertex]; }
 
     // Index of the end vertex of the (non-empty, where there is one) segment
     // holding distance `d`; distances off either end get the end segments.
@@ -108,14 +109,38 @@ void pointsOnLine(const Walk& walk, const LineLabelPath::Params& p, LineLabelLay
     add(centre);
 }
 
-// The characters of a text starting `start` along the line, or nothing when
-// two neighbours turn too sharply. The text is laid along whichever
-// direction of the line runs to the right, so that it never reads upside down.
-std::optional<QList<PathGlyph>> glyphsAt(const Walk& walk, double start, double textLength,
-                                          const LineLabelPath::Params& p)
+// Which way a text from `start` to `end` along the line reads: from the
+// vertex starting its first segment to the one ending its last, as
+// msLineLabelPath decides it (its vertices, not its end points).
+bool readsForward(const Walk& walk, double start, double end)
+{
+    const QPolygonF& line = walk.line();
+    const qsizetype last = line.size() - 1;
+    qsizetype first = 0;
+    while (first < last - 1 && walk.at(first + 1) < start) ++first;
+    qsizetype final = last;
+    if (end <= walk.length())
+        while (final > 1 && walk.at(final - 1) > end) --final;
+    return line[final].x() - line[first].x() > 0;
+}
+
+// One try at laying a text along a line: its characters, or the index of
+// the first character that turns too sharply from its neighbour.
+struct FollowAttempt {
+    std::optional<QList<PathGlyph>> glyphs;
+    qsizetype failedAt = -1;
+    bool forward = true;  // characters run with the line's own direction
+};
+
+// The characters of a text starting `start` along the line. The text is laid
+// along whichever direction of the line runs to the right, so that it never
+// reads upside down.
+FollowAttempt glyphsAt(const Walk& walk, double start, double textLength, const LineLabelPath::Params& p)
 {
     const double total = walk.length();
-    const bool forward = walk.pointAt(start + textLength).x() > walk.pointAt(start).x();
+    FollowAttempt attempt;
+    attempt.forward = readsForward(walk, start, start + textLength);
+    const bool forward = attempt.forward;
     auto at = [&](double d) { return walk.pointAt(forward ? d : total - d); };
     double d = forward ? start : total - start - textLength;
     const qsizetype n = p.advances.size();
@@ -133,17 +158,77 @@ std::optional<QList<PathGlyph>> glyphsAt(const Walk& walk, double start, double 
         const QPointF chord = marks[k + 1] - marks[k];
         // A character on a chord of no length (zero advance) keeps its neighbour's angle.
         const double angle = chord.isNull() && k > 0 ? glyphs.last().angle : std::atan2(-chord.y(), chord.x()) * DegPerRad;
-        if (k > 0 && !blank(k) && !blank(k - 1) && turn(angle, glyphs.last().angle) > maxTurn) return std::nullopt;
+        if (k > 0 && !blank(k) && !blank(k - 1) && turn(angle, glyphs.last().angle) > maxTurn) {
+            attempt.failedAt = k;
+            return attempt;
+        }
         // Half the glyph size down the character's own vertical centres it on the line.
         const double a = angle / DegPerRad;
         glyphs << PathGlyph{marks[k] + QPointF(std::sin(a), std::cos(a)) * (p.glyphHeight / 2), angle};
     }
-    return glyphs;
+    attempt.glyphs = std::move(glyphs);
+    return attempt;
+}
+
+// The next shift to try for a text whose character `fail` turned too sharply
+// (compute_retry_offset in MapServer): further along the line so that the
+// bend falls in the middle of the nearest space before that character (or
+// the text begins at the bend), or back so that it falls in the nearest
+// space after it (or the text ends there). Each candidate must pass the last
+// shift tried and stay under its limit; the shorter wins, the later on a tie.
+// 0: nothing left to try. Positive shifts move the text forward in reading order.
+double retryShift(const LineLabelPath::Params& p, qsizetype fail, double tried, double maxLater, double maxEarlier)
+{
+    const QList<double>& a = p.advances;
+    const qsizetype n = a.size();
+    auto blank = [&](qsizetype k) { return k < p.spaces.size() && p.spaces[k]; };
+    tried = std::abs(tried);
+
+    double later = 0;
+    bool laterFound = false;
+    for (qsizetype i = 1;; ++i) {
+        if (fail - i - 1 >= 0) {
+            later += a[fail - i];
+            if (later > maxLater) break;
+            if (later > tried && blank(fail - i - 1)) {
+                laterFound = true;
+                later += a[fail - i - 1] / 2;
+                break;
+            }
+        }
+        if (!(later < maxLater && fail - (i + 1) > 0)) break;
+    }
+    if (!laterFound) {
+        later += a[0];
+        laterFound = later > tried && later < maxLater;
+    }
+
+    double earlier = a[fail];
+    bool earlierFound = false;
+    for (qsizetype i = 1;; ++i) {
+        if (fail + i < n - 1) {
+            if (earlier > tried && blank(fail + i)) {
+                earlier += a[fail + i] / 2;
+                earlierFound = earlier < maxEarlier;
+                break;
+            }
+            earlier += a[fail + i];
+        }
+        if (!(earlier < maxEarlier && fail + i + 1 < n - 1)) break;
+    }
+    if (!earlierFound) {
+        earlier += a[n - 1];
+        earlierFound = earlier > tried && earlier < maxEarlier;
+    }
+
+    if (earlierFound && (!laterFound || earlier < later)) return -earlier;
+    return laterFound ? later : 0;
 }
 
 // FOLLOW on one line of three or more points (msLineLabelPath): the label,
 // or REPEATDISTANCE's row of labels, centred on the line; a placement that
-// bends too sharply is tried again a character at a time to either side.
+// bends too sharply is shifted (retryShift) until it fits or nothing is
+// left to try. A dropped label does not move the next one along.
 void followLine(const Walk& walk, const LineLabelPath::Params& p, double textLength, LineLabelLayout& out)
 {
     const double total = walk.length();
@@ -158,23 +243,32 @@ void followLine(const Walk& walk, const LineLabelPath::Params& p, double textLen
     const double pitch = textLength + repeat;
     const double first = count % 2 ? (total - textLength) / 2 - (count / 2) * pitch
                                    : (total - repeat) / 2 - textLength - (count / 2 - 1) * pitch;
-    const double maxShift = count == 1 ? (total - textLength) / 2 : repeat / 2.1;
-    const double step = std::max(1.0, textLength / p.advances.size());
+    const double maxRetry = repeat / 2.1;
+    // The end labels of a row may only move inwards as far as the row's margin.
+    auto limits = [&](int l, bool forward) -> std::pair<double, double> {
+        if (count == 1) return {first, first};
+        const double edge = std::min(first, maxRetry);
+        if (l == 0) return forward ? std::pair{maxRetry, edge} : std::pair{edge, maxRetry};
+        if (l == count - 1) return forward ? std::pair{edge, maxRetry} : std::pair{maxRetry, edge};
+        return {maxRetry, maxRetry};
+    };
+    double position = first;
     for (int l = 0; l < count; ++l) {
-        const double start = first + l * pitch;
-        for (int k = 0; k * step <= std::max(maxShift, 0.0) + 1e-9; ++k) {
-            bool placed = false;
-            for (const double shift : {k * step, -k * step}) {
-                const double s = start + shift;
-                if (k > 0 && (s < 0 || s + textLength > total)) continue;
-                if (auto glyphs = glyphsAt(walk, s, textLength, p)) {
-                    out.follow << *glyphs;
-                    placed = true;
-                    break;
-                }
-                if (k == 0) break;
+        double shift = 0;
+        qsizetype firstFailure = 0;
+        // Shifts only grow, so this ends; the bound guards against rounding.
+        for (qsizetype tries = 0; tries <= 2 * p.advances.size() + 2; ++tries) {
+            FollowAttempt attempt = glyphsAt(walk, position + shift, textLength, p);
+            if (attempt.glyphs) {
+                out.follow << *attempt.glyphs;
+                position += pitch;
+                break;
             }
-            if (placed) break;
+            const auto [maxLater, maxEarlier] = limits(l, attempt.forward);
+            if (shift == 0) firstFailure = attempt.failedAt;
+            shift = retryShift(p, firstFailure, shift, maxLater, maxEarlier);
+            if (shift == 0) break;
+            if (!attempt.forward) shift = -shift;
         }
     }
 }

@@ -8,8 +8,8 @@
 //    that segment and to read left to right (AUTO2: the line's direction);
 //  - FOLLOW: character by character along the line, centred on it, walked in
 //    whichever direction reads left to right; refused where two neighbouring
-//    characters turn by more than MAXOVERLAPANGLE (then tried a little
-//    further along), or when the text is over 1.5 times the line's length
+//    characters turn by more than MAXOVERLAPANGLE (then shifted so that the
+//    bend falls in a space, or at the text's start or end), or when the text is over 1.5 times the line's length
 //    (unless FORCE). Two-point lines and single characters get AUTO's label.
 
 #include <QList>

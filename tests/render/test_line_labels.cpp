@@ -249,6 +249,29 @@ private Q_SLOTS:
         for (const PathGlyph& g : glyphs) QCOMPARE(g.angle, glyphs.first().angle);
     }
 
+    void retryPutsTheBendInTheNearestSpace_data()
+    {
+        QTest::addColumn<QPolygonF>("line");
+        QTest::newRow("left to right") << QPolygonF(QList<QPointF>{{0, 0}, {200, 0}, {200, 200}});
+        QTest::newRow("right to left") << QPolygonF(QList<QPointF>{{200, 200}, {200, 0}, {0, 0}});
+    }
+    void retryPutsTheBendInTheNearestSpace()
+    {
+        // "aaa bbbbbbb", 10 a character, centred on a 400 line: the corner at
+        // 200 cuts the sixth character. MapServer shifts the text so that the
+        // corner falls in the middle of the space (15 along), not a
+        // character at a time until the corner happens to clear a character.
+        QFETCH(QPolygonF, line);
+        LineLabelPath::Params p = params(11);
+        p.spaces[3] = true;
+        const LineLabelLayout layout = LineLabelPath::place({line}, p);
+        QCOMPARE(layout.follow.size(), 1);
+        const QList<PathGlyph>& glyphs = layout.follow.first();
+        QCOMPARE(glyphs.first().origin.x(), 160.0);
+        QCOMPARE(glyphs[2].angle, 0.0);
+        QCOMPARE(glyphs[4].angle, -90.0);
+    }
+
     void blanksAreNotCheckedForTurns()
     {
         // The same corner as above, but the characters either side of it are spaces.
