@@ -1,5 +1,8 @@
 #include "encode/png_writer.h"
 
+#include "encode/huffman_deflate.h"
+#include "encode/png_row_filter.h"
+
 #include <libdeflate.h>
 
 #include <array>
@@ -11,16 +14,11 @@
 namespace maptune {
 namespace {
 
-// Per-image level choice when the format does not set COMPRESSION. Measured on
-// 512x512 RGB canvases (bench/encode, CPU ms on this project's 2-core box), against
-// MapServer's libpng zlib-6 unfiltered output:
-//   photo-like:  libdeflate 1: 9.0 ms, 0.73x   (4: 11.5 ms 0.75x; 6: 13.4 ms 0.74x)
-//   antialiased map: 4: 4.9 ms 1.03x;  6: 6.1 ms 0.98x
-//   flat-colour map: 1: 2.4 ms 1.53x;  4: 3.9 ms 1.20x;  6: 5.8 ms 1.07x
-// Noisy content gains nothing above level 1; flat content needs 6 to stay safely
-// within 25% of MapServer's bytes (MapServer itself: 27 / 13 / 10 ms).
-constexpr int kNoisyLevel = 1;
-constexpr int kFlatLevel = 6;
+// Photos (see writePng) take the adaptive filters and Huffman-only coding
+// (huffman_deflate.h). On bench/encode's 512x512 photo-like canvas, against
+// MapServer's libpng zlib-6 unfiltered output (18.3 ms, 683 KB): Sub filter +
+// libdeflate level 1 took 6.6 ms for 0.73x the bytes, level 6 8.1 ms 0.74x;
+// adaptive filters + Huffman-only take 1.7 ms for 0.65x.
 // Drawn maps unfiltered (see writePng), measured on the bench roads WMS series
 // (200 random 512x512 GetMaps, server CPU per request, mean bytes; MapServer
 // 236 KB): level 1: 29.3 ms 248 KB; 3: 30.2 ms 229 KB; 6: 32.8 ms 222 KB.
@@ -30,8 +28,6 @@ struct Share {
     size_t num, den;
 };
 constexpr Share kDrawnZeroShare{1, 3};
-
-enum Filter : uint8_t { FilterNone = 0, FilterSub = 1 };
 
 struct CompressorCache {
     std::array<libdeflate_compressor*, 13> byLevel{};
@@ -47,8 +43,10 @@ struct CompressorCache {
 
 // Buffers reused by every encode on a thread (a WMS worker encodes tile after tile).
 struct Scratch {
-    std::vector<uint8_t> filtered;
-    std::vector<uint8_t> raw;
+    std::vector<uint8_t> raw;       // the whole image, unfiltered
+    std::vector<uint8_t> flat;      // per row: mostly runs of equal pixels
+    std::vector<uint8_t> zeroRow;   // the row above the first
+    std::vector<uint8_t> filtered;  // what is compressed: a filter byte and a filtered row each
     CompressorCache compressors;
 };
 
@@ -87,26 +85,6 @@ int bitsPerPixel(const PngHeader& h) {
     return 24;
 }
 
-// Sub-filters raw into out (stride bytes) and returns how many output bytes are 0,
-// i.e. equal to the byte one pixel to the left: high on flat map rows, low on photos.
-size_t subFilter(const uint8_t* raw, size_t stride, size_t bpp, uint8_t* out) {
-    size_t zeros = 0;
-    for (size_t i = 0; i < bpp && i < stride; ++i) {
-        out[i] = raw[i];
-        zeros += raw[i] == 0;
-    }
-    for (size_t i = bpp; i < stride; ++i) {
-        const uint8_t d = static_cast<uint8_t>(raw[i] - raw[i - bpp]);
-        out[i] = d;
-        zeros += d == 0;
-    }
-    return zeros;
-}
-
-// Undoes subFilter in place.
-void unSubFilter(uint8_t* row, size_t stride, size_t bpp) {
-    for (size_t i = bpp; i < stride; ++i) row[i] = static_cast<uint8_t>(row[i] + row[i - bpp]);
-}
 
 void appendHeaderChunks(QByteArray& out, const PngHeader& h) {
     static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
@@ -153,65 +131,21 @@ QString checkHeader(const PngHeader& h) {
     return {};
 }
 
-}  // namespace
-
-Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, const PngWriteOptions& options) {
-    if (QString e = checkHeader(header); !e.isEmpty()) return Error(e);
-    const size_t stride = (static_cast<size_t>(header.width) * bitsPerPixel(header) + 7) / 8;
-    const size_t bpp = std::max(1, bitsPerPixel(header) / 8);
-    const size_t filteredSize = (stride + 1) * static_cast<size_t>(header.height);
-    if (filteredSize > std::numeric_limits<uint32_t>::max() / 2)
-        return Error(QStringLiteral("PNG: image too large (%1x%2)").arg(header.width).arg(header.height));
-
-    Scratch& s = scratch();
-    s.filtered.resize(filteredSize);
-    s.raw.resize(stride);
-    // Palette images are left unfiltered (the PNG spec's advice; MapServer does the same).
-    const bool mayFilter = header.colorType != PngHeader::ColorType::Indexed;
-    int flatRows = 0;
-    size_t zerosTotal = 0;
-    for (int y = 0; y < header.height; ++y) {
-        uint8_t* line = s.filtered.data() + y * (stride + 1);
-        rows(y, s.raw.data());
-        const size_t zeros = subFilter(s.raw.data(), stride, bpp, line + 1);
-        zerosTotal += zeros;
-        const bool flat = zeros * 2 >= stride;
-        flatRows += flat;
-        if (flat || !mayFilter) {
-            line[0] = FilterNone;  // runs of equal pixels deflate better unfiltered
-            std::memcpy(line + 1, s.raw.data(), stride);
-        } else {
-            line[0] = FilterSub;
-        }
-    }
-    // A drawn map (flat areas, anti-aliased edges in a few colours) deflates
-    // better unfiltered even in its busy rows: the same edge pixels repeat,
-    // which LZ77 finds in the raw bytes but not in the differences. Photos
-    // are the opposite. A third of the bytes equal to their left neighbour
-    // tells them apart (drawn road maps ~0.55, orthophotos ~0.12).
-    const bool drawn = zerosTotal * kDrawnZeroShare.den >= kDrawnZeroShare.num * stride * size_t(header.height);
-    if (drawn && mayFilter) {
-        for (int y = 0; y < header.height; ++y) {
-            uint8_t* line = s.filtered.data() + y * (stride + 1);
-            if (line[0] == FilterSub) unSubFilter(line + 1, stride, bpp), line[0] = FilterNone;
-        }
-    }
-
-    int level = options.compressionLevel;
-    if (level < 0 || level > 12) level = drawn ? kDrawnLevel : flatRows * 2 >= header.height ? kFlatLevel : kNoisyLevel;
-    libdeflate_compressor* compressor = s.compressors.get(level);
-    if (!compressor) return Error(QStringLiteral("PNG: out of memory"));
-
-    QByteArray out;
-    const size_t bound = libdeflate_zlib_compress_bound(compressor, filteredSize);
+// Appends the header chunks, one IDAT chunk holding the zlib stream that
+// `compress(data)` writes (at most `bound` bytes, returning its size, 0 on
+// failure: `out` is then left empty) and IEND.
+template <class Compress>
+void appendIdat(QByteArray& out, const PngHeader& header, size_t bound, Compress compress) {
     out.reserve(static_cast<qsizetype>(bound + 1024 + header.palette.size() * 4));
     appendHeaderChunks(out, header);
     const qsizetype idatStart = out.size();
-    out.resize(idatStart + 8 + static_cast<qsizetype>(bound));
+    out.resize(idatStart + 8 + static_cast<qsizetype>(bound) + 8);  // + the bit packer's slack
     uint8_t* idat = reinterpret_cast<uint8_t*>(out.data()) + idatStart;
-    const size_t compressed = libdeflate_zlib_compress(compressor, s.filtered.data(), filteredSize,
-                                                       idat + 8, bound);
-    if (compressed == 0) return Error(QStringLiteral("PNG: compression failed"));
+    const size_t compressed = compress(idat + 8);
+    if (compressed == 0) {
+        out.clear();
+        return;
+    }
     putU32(idat, static_cast<uint32_t>(compressed));
     std::memcpy(idat + 4, "IDAT", 4);
     uint8_t crc[4];
@@ -219,6 +153,69 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
     out.resize(idatStart + 8 + static_cast<qsizetype>(compressed));
     out.append(reinterpret_cast<const char*>(crc), 4);
     appendChunk(out, "IEND", nullptr, 0);
+}
+
+}  // namespace
+
+Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, const PngWriteOptions& options) {
+    if (QString e = checkHeader(header); !e.isEmpty()) return Error(e);
+    const size_t stride = (static_cast<size_t>(header.width) * bitsPerPixel(header) + 7) / 8;
+    const size_t bpp = std::max(1, bitsPerPixel(header) / 8);
+    const size_t height = static_cast<size_t>(header.height);
+    const size_t filteredSize = (stride + 1) * height;
+    if (filteredSize > std::numeric_limits<uint32_t>::max() / 2)
+        return Error(QStringLiteral("PNG: image too large (%1x%2)").arg(header.width).arg(header.height));
+
+    Scratch& s = scratch();
+    s.raw.resize(stride * height);
+    s.flat.resize(height);
+    s.filtered.resize(filteredSize);
+    auto raw = [&](size_t y) { return s.raw.data() + y * stride; };
+    size_t zerosTotal = 0;
+    for (size_t y = 0; y < height; ++y) {
+        rows(int(y), raw(y));
+        const size_t zeros = countSubZeros(raw(y), stride, bpp);
+        zerosTotal += zeros;
+        s.flat[y] = zeros * 2 >= stride;
+    }
+    // Palette images are left unfiltered (the PNG spec's advice; MapServer does the same).
+    const bool mayFilter = header.colorType != PngHeader::ColorType::Indexed;
+    // A drawn map (flat areas, anti-aliased edges in a few colours) deflates
+    // better unfiltered even in its busy rows: the same edge pixels repeat,
+    // which LZ77 finds in the raw bytes but not in the differences. Photos
+    // are the opposite. A third of the bytes equal to their left neighbour
+    // tells them apart (drawn road maps ~0.55, orthophotos ~0.12).
+    const bool drawn = !mayFilter || zerosTotal * kDrawnZeroShare.den >= kDrawnZeroShare.num * stride * height;
+
+    QByteArray out;
+    if (!drawn && options.compressionLevel < 0) {
+        // Photos: each row's best filter, then Huffman coding alone (see huffman_deflate.h).
+        s.zeroRow.assign(stride, 0);
+        for (size_t y = 0; y < height; ++y)
+            filterRowAdaptive(raw(y), y ? raw(y - 1) : s.zeroRow.data(), stride, bpp, s.filtered.data() + y * (stride + 1));
+        const HuffmanDeflate deflate({s.filtered.data(), filteredSize});
+        appendIdat(out, header, deflate.zlibSize(), [&](uint8_t* zlib) {
+            deflate.writeZlib(zlib);
+            return deflate.zlibSize();
+        });
+    } else {
+        for (size_t y = 0; y < height; ++y) {
+            uint8_t* line = s.filtered.data() + y * (stride + 1);
+            // Runs of equal pixels deflate better unfiltered.
+            const PngFilter filter = drawn || s.flat[y] ? PngFilter::None : PngFilter::Sub;
+            line[0] = uint8_t(filter);
+            filterRow(filter, raw(y), raw(y), stride, bpp, line + 1);
+        }
+        const int level = options.compressionLevel >= 0 && options.compressionLevel <= 12 ? options.compressionLevel
+                                                                                           : kDrawnLevel;
+        libdeflate_compressor* compressor = s.compressors.get(level);
+        if (!compressor) return Error(QStringLiteral("PNG: out of memory"));
+        const size_t bound = libdeflate_zlib_compress_bound(compressor, filteredSize);
+        appendIdat(out, header, bound, [&](uint8_t* zlib) {
+            return libdeflate_zlib_compress(compressor, s.filtered.data(), filteredSize, zlib, bound);
+        });
+        if (out.isEmpty()) return Error(QStringLiteral("PNG: compression failed"));
+    }
     if (out.capacity() > 2 * out.size()) out.squeeze();
     return out;
 }
