@@ -3,6 +3,13 @@
 #include <array>
 #include <cstdlib>
 
+// AVX2 where the CPU has it (chosen once at load time): twice the bytes per step.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MAPTUNE_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MAPTUNE_AVX2_CLONES
+#endif
+
 namespace maptune {
 namespace {
 
@@ -50,7 +57,7 @@ size_t countSubZeros(const uint8_t* row, size_t stride, size_t bpp)
     return zeros;
 }
 
-__attribute__((target_clones("avx2", "default")))
+MAPTUNE_AVX2_CLONES
 void filterRow(PngFilter filter, const uint8_t* row, const uint8_t* prior, size_t stride, size_t bpp, uint8_t* out)
 {
     switch (filter) {
@@ -62,8 +69,7 @@ void filterRow(PngFilter filter, const uint8_t* row, const uint8_t* prior, size_
     }
 }
 
-// AVX2 where the CPU has it (chosen once at load time): twice the bytes per step.
-__attribute__((target_clones("avx2", "default")))
+MAPTUNE_AVX2_CLONES
 PngFilter filterRowAdaptive(const uint8_t* row, const uint8_t* prior, size_t stride, size_t bpp, uint8_t* out)
 {
     const std::array<uint32_t, 5> costs = {
