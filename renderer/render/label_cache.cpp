@@ -3,6 +3,7 @@
 #include "render/label_footprint.h"
 #include "render/line_label_path.h"
 #include "render/line_offset.h"
+#include "render/stroke_painter.h"
 #include "render/text_painter.h"
 
 #include <QPainter>
@@ -115,8 +116,7 @@ QPolygonF boxPolygon(const QTransform& t, const QRectF& r)
 }
 
 // A label drawn in one piece at `anchor`, turned by `angle` about it.
-LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF anchor, double angle, LabelPosition pos,
-                         bool cached = true)
+LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF anchor, double angle, LabelPosition pos)
 {
     const bool followOffset = c.style.offsetY == LineOffset::SingleSided || c.style.offsetY == LineOffset::DoubleSided;
     // Every position but CC keeps clear of the marker by half its size.
@@ -146,11 +146,8 @@ LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF 
     s.ink = t.mapRect(box);
     const double b = c.style.buffer * c.scaleFactor;
     s.footprint.add(boxPolygon(t, box.adjusted(-b, -b, b, b)));
+    // Unrounded: the box's crisp look comes from the fill's gamma (drawBackgrounds).
     s.labelPoly = boxPolygon(t, box.adjusted(-1, -1, 1, 1));
-    // MapServer's cached label boxes come out crisp, their corners on whole
-    // pixels; a label drawn at once (LABELCACHE OFF) keeps the text's own.
-    if (cached)
-        for (QPointF& p : s.labelPoly) p = QPointF(std::round(p.x()), std::round(p.y()));
     return s;
 }
 
@@ -244,7 +241,9 @@ void drawBackgrounds(QImage& canvas, const LabelCandidate& c, const QPolygonF& p
         QPainterPath path;
         path.addPolygon(poly);
         path.closeSubpath();
-        if (fill.isSet()) p.fillPath(path, QColor(fill.r, fill.g, fill.b, fill.a));
+        // Filled as every polygon (agg2RenderPolygon: AGG's 0.75 linear gamma),
+        // outlined as a line (no gamma).
+        if (fill.isSet()) StrokePainter::fillRings(p, {poly}, QColor(fill.r, fill.g, fill.b, fill.a));
         if (line.isSet()) p.strokePath(path, QPen(QColor(line.r, line.g, line.b, line.a), std::max(1.0, s.width.value * c.scaleFactor)));
     }
 }
@@ -440,7 +439,7 @@ void LabelCache::drawDirect(QImage& canvas, const LabelCandidate& c)
     }
     const LabelPosition pos = c.style.position == LabelPosition::Auto ? LabelPosition::CC : c.style.position;
     if (c.layerType != LayerType::Line) {
-        const LabelShape s = straightShape(c, text, c.anchor, c.angle, pos, false);
+        const LabelShape s = straightShape(c, text, c.anchor, c.angle, pos);
         drawBackgrounds(canvas, c, s.labelPoly);
         TextPainter::draw(canvas, s.glyphs, inkOf(c));
         return;

@@ -160,8 +160,14 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
         // Scaled by SIZE over the default size: the height, else the width.
         const double base = sy > 0 ? sy : sx;
         const double scale = base > 0 ? s.size / base : 1;
-        const double ax = sym->anchorSet ? sym->anchorX * sx : sx / 2;
-        const double ay = sym->anchorSet ? sym->anchorY * sy : sy / 2;
+        double ax = sym->anchorSet ? sym->anchorX * sx : sx / 2;
+        double ay = sym->anchorSet ? sym->anchorY * sy : sy / 2;
+        if (s.alongLine && sym->anchorSet) {
+            // msImagePolylineMarkers measures the anchor on a symbol at least
+            // one pixel wide and high (a "vert" tick has no width).
+            ax = sx / 2 - (0.5 - sym->anchorX) * std::max(1.0, sx * scale) / scale;
+            ay = sy / 2 - (0.5 - sym->anchorY) * std::max(1.0, sy * scale) / scale;
+        }
         p.scale(scale, scale);
         p.translate(-ax, -ay);
         // AGG's conv_stroke defaults, which MapServer keeps for vector
@@ -193,7 +199,9 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
             const QStringList fams = id >= 0 ? QFontDatabase::applicationFontFamilies(id) : QStringList();
             if (!fams.isEmpty()) font = QFont(fams.first());
         }
-        font.setPixelSize(std::max(1, int(s.size + 0.5)));
+        // MapServer asks FreeType for SIZE (rounded, at least 1) in points at 96 dpi.
+        const long points = std::max(1L, std::lround(s.size));
+        font.setPixelSize(int(std::lround(points * 96.0 / 72.0)));
         QPainterPath path;
         path.addText(0, 0, font, sym->character);
         const QRectF b = path.boundingRect();
@@ -220,6 +228,7 @@ void SymbolPainter::drawAlongLine(QPainter& p, const QPolygonF& line, const Mark
         while (next <= walked + len) {
             const double t = (next - walked) / len;
             MarkerStyle m = s;
+            m.alongLine = true;
             if (rotate) m.angle = s.angle + segAngle;
             drawMarker(p, a + (b - a) * t, m);
             next += step;

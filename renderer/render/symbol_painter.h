@@ -20,6 +20,7 @@ struct MarkerStyle {
     double outlineWidth = 0;
     QString baseDir;                    // for pixmap IMAGE paths
     QString fontPath;                   // for truetype symbols
+    bool alongLine = false;             // placed by drawAlongLine (anchors differ)
 };
 
 class SymbolPainter {

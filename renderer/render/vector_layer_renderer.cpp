@@ -526,8 +526,12 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
             if (t.drawsOwnShape()) return drawTransformed(item, s, t, styleColumns[size_t(item.cls)][size_t(style)], r);
         }
         const bool asLine = m_layer.type == LayerType::Line || (m_layer.type == LayerType::Polygon && item.type == Geometry::Type::Line);
+        // msDrawShadeSymbol: a symbol's markers along an outline-only
+        // polygon style are a line's (pixmaps and SVGs tile the fill instead).
+        const bool outlineAsLine = item.type == Geometry::Type::Polygon && r.symbol && s.gap != 0 && !r.color.isValid()
+                                && r.outline.isValid() && r.symbol->type != SymbolType::Pixmap && r.symbol->type != SymbolType::SVG;
         if (m_layer.type == LayerType::Point || (s.symbolName.size() && item.type == Geometry::Type::Point)) drawMarkers(r, allPoints(item.parts));
-        else if (asLine) strokeParts(r, s, item.parts);
+        else if (asLine || outlineAsLine) strokeParts(r, s, item.parts);
         else if (item.type == Geometry::Type::Polygon) fillParts(r, s, item.parts);
     };
 

@@ -251,6 +251,40 @@ END
         QVERIFY(inkBox(r.image, QRect(0, 0, 39, 100)).isEmpty());
     }
 
+    void labelBoxKeepsItsFractionalEdges()
+    {
+        // A labelpoly box is drawn where the text's bounds put it, corners
+        // unrounded, and filled as any polygon (AGG's 0.75 gamma): a pixel row
+        // an edge cuts is a blend, not all or nothing (map2img: 213 red here).
+        const RenderResult r = render(R"(MAP
+  SIZE 100 60
+  EXTENT 0 0 100 60
+  IMAGECOLOR 255 255 255
+  LAYER NAME "p" TYPE POINT STATUS ON
+    FEATURE POINTS 40.3 30.6 END TEXT "Abc" END
+    CLASS
+      LABEL POSITION CC COLOR 0 0 0 SIZE 10
+        STYLE GEOMTRANSFORM "labelpoly" COLOR 0 200 0 END
+      END
+    END
+  END
+END
+)");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        // Across the box (the text's advances put its sides on whole pixels here).
+        const int column = 40;
+        int top = -1, bottom = -1;
+        for (int y = 0; y < 60; ++y)
+            if (r.image.pixel(column, y) != qRgb(255, 255, 255)) {
+                if (top < 0) top = y;
+                bottom = y;
+            }
+        QVERIFY2(top > 0 && bottom > top, "the box is drawn");
+        const auto blend = [](QRgb c) { return qRed(c) > 5 && qRed(c) < 250; };
+        QVERIFY2(blend(r.image.pixel(column, top)) || blend(r.image.pixel(column, bottom)),
+                 qPrintable(QStringLiteral("edge pixels %1 and %2").arg(r.image.pixel(column, top), 0, 16).arg(r.image.pixel(column, bottom), 0, 16)));
+    }
+
     void everyPointOfAMultipointIsLabelled()
     {
         // pointLayerDrawShape: each point of a POINT layer's feature gets its

@@ -1,0 +1,100 @@
+// Markers along lines and outlines as MapServer places and sizes them
+// (msImagePolylineMarkers, msDrawShadeSymbol, TrueType symbol sizes).
+
+#include "mapfile/map_loader.h"
+#include "render/map_renderer.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace maptune;
+
+namespace {
+
+// One pixel per map unit, pixel centres on whole coordinates.
+RenderResult render(const QByteArray& layers, const QString& path = QStringLiteral("/tmp/line_markers.map"))
+{
+    const QByteArray text = "MAP SIZE 100 100 EXTENT -0.5 -0.5 99.5 99.5 IMAGECOLOR 255 255 255\n"
+                            " SYMBOL NAME 'vert' TYPE VECTOR POINTS 0 0 0 1 END ANCHORPOINT 0 0 END\n"
+                            + layers + "END\n";
+    const LoadResult loaded = parseMapText(text, path);
+    if (!loaded.ok()) {
+        RenderResult r;
+        r.error = QStringLiteral("mapfile does not parse");
+        return r;
+    }
+    return MapRenderer(loaded.map).render({});
+}
+
+double darkness(QRgb c) { return 1 - qGray(c) / 255.0; }
+
+}  // namespace
+
+class TestLineMarkers : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void zeroWidthSymbolAnchorsOnOnePixel()
+    {
+        // A "vert" tick has no width; msImagePolylineMarkers measures its
+        // ANCHORPOINT 0 0 on a symbol one pixel wide, so the tick lands half
+        // a pixel further along the line than its point: the first one, 20
+        // px along a line from x = 10, is centred on x = 30.5 + 0.5.
+        const RenderResult r = render(" LAYER NAME 'l' TYPE LINE STATUS DEFAULT FEATURE POINTS 10 50 90 50 END END\n"
+                                      "  CLASS STYLE SYMBOL 'vert' SIZE 10 GAP -40 COLOR 0 0 0 END END\n END\n");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        double weight = 0, moment = 0;
+        for (int y = 40; y < 60; ++y)
+            for (int x = 24; x < 38; ++x) {
+                const double d = darkness(r.image.pixel(x, y));
+                weight += d, moment += d * (x + 0.5);
+            }
+        QVERIFY2(weight > 2, "a tick is drawn");
+        QVERIFY2(std::abs(moment / weight - 31.0) < 0.15, qPrintable(QString::number(moment / weight)));
+    }
+
+    void outlineOnlyPolygonStyleDrawsItsMarkers()
+    {
+        // msDrawShadeSymbol: an outline-only style with a symbol and a GAP
+        // draws the ring as a line of markers (ticks across the edges), not
+        // a plain outline.
+        const RenderResult r = render(" LAYER NAME 'p' TYPE POLYGON STATUS DEFAULT FEATURE POINTS 20 20 20 80 80 80 80 20 20 20 END END\n"
+                                      "  CLASS STYLE OUTLINECOLOR 0 160 0 SYMBOL 'vert' SIZE 6 GAP -10 END END\n END\n");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        // The bottom edge runs along row 79 (map y = 20): ticks reach 3-5 px off it.
+        int ticked = 0;
+        for (int x = 22; x < 78; ++x)
+            for (int y : {74, 75, 83, 84}) ticked += qGreen(r.image.pixel(x, y)) < 250 || qRed(r.image.pixel(x, y)) < 250;
+        QVERIFY2(ticked >= 4, qPrintable(QString::number(ticked)));
+    }
+
+    void trueTypeSymbolSizeIsInPoints()
+    {
+        // MapServer asks FreeType for a TrueType symbol's SIZE in points at
+        // 96 dpi: SIZE 12 draws an "H" 16 px tall in its em (cap height
+        // about 0.73 of it: 11-12 px), not 12 px (about 9).
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile fonts(dir.filePath(QStringLiteral("fonts.txt")));
+        QVERIFY(fonts.open(QIODevice::WriteOnly));
+        fonts.write("sans /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\n");
+        fonts.close();
+        const RenderResult r = render(" FONTSET 'fonts.txt'\n"
+                                      " SYMBOL NAME 'h' TYPE TRUETYPE FONT 'sans' CHARACTER 'H' END\n"
+                                      " LAYER NAME 'p' TYPE POINT STATUS DEFAULT FEATURE POINTS 50 50 END END\n"
+                                      "  CLASS STYLE SYMBOL 'h' SIZE 12 COLOR 0 0 0 END END\n END\n",
+                                      dir.filePath(QStringLiteral("tt.map")));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        int top = 100, bottom = -1;
+        for (int y = 0; y < 100; ++y)
+            for (int x = 30; x < 70; ++x)
+                if (darkness(r.image.pixel(x, y)) > 0.5) top = std::min(top, y), bottom = std::max(bottom, y);
+        QVERIFY2(bottom >= 0, "the glyph is drawn");
+        const int height = bottom - top + 1;
+        QVERIFY2(height >= 11 && height <= 13, qPrintable(QString::number(height)));
+    }
+};
+
+QTEST_MAIN(TestLineMarkers)
+#include "test_line_markers.moc"
