@@ -8,6 +8,7 @@
 #include <QFontDatabase>
 #include <QImage>
 #include <QMutex>
+#include <QSvgRenderer>
 
 #include <cmath>
 
@@ -34,6 +35,51 @@ QImage pixmapFor(const QString& path)
 QImage pixmapOf(const SymbolDef& sym, const QString& baseDir)
 {
     return pixmapFor(QDir::isAbsolutePath(sym.image) ? sym.image : baseDir + QLatin1Char('/') + sym.image);
+}
+
+// An SVG symbol's IMAGE, parsed once per thread (a QSvgRenderer is not
+// shared between threads), a few dozen files at most.
+QSvgRenderer* svgOf(const SymbolDef& sym, const QString& baseDir)
+{
+    thread_local QCache<QString, QSvgRenderer> cache(32);
+    const QString path = QDir::isAbsolutePath(sym.image) ? sym.image : baseDir + QLatin1Char('/') + sym.image;
+    if (QSvgRenderer* hit = cache.object(path)) return hit;
+    auto* renderer = new QSvgRenderer(path);
+    if (!renderer->isValid() || renderer->defaultSize().isEmpty()) {
+        delete renderer;
+        return nullptr;
+    }
+    cache.insert(path, renderer);
+    return renderer;
+}
+
+// MapServer's SVG markers (msRenderRasterizedSVGSymbol, then a pixmap):
+// the drawing scaled to SIZE over its own height into a tile of whole
+// pixels (1.415 times larger when turned), the tile put unresampled on the
+// nearest pixel to the marker's centre.
+void drawSvg(QPainter& p, QSvgRenderer& svg, double size, double angle)
+{
+    const QSizeF natural = svg.defaultSize();
+    const double scale = (size > 1 ? size : natural.height()) / natural.height();
+    const int w = int(natural.width() * scale + 0.5), h = int(natural.height() * scale + 0.5);
+    if (w <= 0 || h <= 0) return;
+    const bool turned = angle != 0;
+    const int tw = turned ? int(std::floor(w * 1.415 + 0.5)) : w, th = turned ? int(std::floor(h * 1.415 + 0.5)) : h;
+    QImage tile(tw, th, QImage::Format_ARGB32_Premultiplied);
+    tile.fill(Qt::transparent);
+    {
+        QPainter t(&tile);
+        t.setRenderHint(QPainter::Antialiasing);
+        t.setRenderHint(QPainter::SmoothPixmapTransform);
+        t.translate(tw / 2, th / 2);
+        t.rotate(-angle);
+        t.translate(-(w / 2), -(h / 2));
+        t.scale(scale, scale);
+        svg.render(&t, QRectF(QPointF(0, 0), natural));
+    }
+    const QPointF centre = p.transform().map(QPointF(0, 0));
+    p.resetTransform();
+    p.drawImage(QPoint(int(std::floor(centre.x() - tw / 2.0 + 0.5)), int(std::floor(centre.y() - th / 2.0 + 0.5))), tile);
 }
 
 // agg::ellipse as MapServer draws ellipse symbols: a polygon whose vertex
@@ -110,6 +156,12 @@ QSizeF SymbolPainter::markerSize(const MarkerStyle& s)
     double sizeX = 0, sizeY = 0;
     if (s.symbol->drawnType() == SymbolType::Vector || s.symbol->type == SymbolType::Ellipse)
         vectorPath(*s.symbol, false, sizeX, sizeY);
+    if (s.symbol->type == SymbolType::SVG) {
+        if (QSvgRenderer* svg = svgOf(*s.symbol, s.baseDir)) {
+            sizeX = svg->defaultSize().width(), sizeY = svg->defaultSize().height();
+            if (s.size <= 1) return {sizeX, sizeY};
+        }
+    }
     if (s.symbol->type == SymbolType::Pixmap) {
         const QImage img = pixmapOf(*s.symbol, s.baseDir);
         sizeX = img.width(), sizeY = img.height();
@@ -192,6 +244,8 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
             const double w = img.height() > 0 ? h * img.width() / img.height() : h;
             p.drawImage(QRectF(-w / 2, -h / 2, w, h), img);
         }
+    } else if (sym->type == SymbolType::SVG) {
+        if (QSvgRenderer* svg = svgOf(*sym, s.baseDir)) drawSvg(p, *svg, s.size, s.angle);
     } else if (sym->type == SymbolType::TrueType) {
         QFont font;
         if (!s.fontPath.isEmpty()) {

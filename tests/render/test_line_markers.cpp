@@ -69,6 +69,41 @@ private Q_SLOTS:
         QVERIFY2(ticked >= 4, qPrintable(QString::number(ticked)));
     }
 
+    void svgSymbolIsScaledToItsSizeWithItsTransparency()
+    {
+        // An SVG symbol 10 x 20 at SIZE 40: scaled by 40 / 20 into a tile of
+        // 20 x 40 pixels centred on the point, its drawing's own opacity kept
+        // (left half opaque red, right half red at 50 %).
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile svg(dir.filePath(QStringLiteral("bar.svg")));
+        QVERIFY(svg.open(QIODevice::WriteOnly));
+        // (No raw string: moc misreads this one and drops the class.)
+        svg.write("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='20' viewBox='0 0 10 20'>\n"
+                  " <rect x='0' y='0' width='5' height='20' fill='#ff0000'/>\n"
+                  " <rect x='5' y='0' width='5' height='20' fill='#ff0000' fill-opacity='0.5'/>\n"
+                  "</svg>\n");
+        svg.close();
+        const RenderResult r = render(" SYMBOL NAME 'bar' TYPE SVG IMAGE 'bar.svg' END\n"
+                                      " LAYER NAME 'p' TYPE POINT STATUS DEFAULT FEATURE POINTS 50 50 END END\n"
+                                      "  CLASS STYLE SYMBOL 'bar' SIZE 40 END END\n END\n",
+                                      dir.filePath(QStringLiteral("svg.map")));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QRect ink;
+        for (int y = 0; y < 100; ++y)
+            for (int x = 0; x < 100; ++x)
+                if (r.image.pixel(x, y) != qRgb(255, 255, 255)) ink = ink.united(QRect(x, y, 1, 1));
+        QCOMPARE(ink.size(), QSize(20, 40));
+        QVERIFY2(std::abs(ink.center().x() - 49.5) <= 1.5 && std::abs(ink.center().y() - 49.5) <= 1.5,
+                 qPrintable(QStringLiteral("centred on the point, not %1,%2").arg(ink.center().x()).arg(ink.center().y())));
+        // Put on whole pixels, not resampled: the tile's edge columns are solid.
+        QCOMPARE(r.image.pixel(ink.left(), ink.top() + 20), qRgb(255, 0, 0));
+        QCOMPARE(r.image.pixel(ink.left() + 4, ink.top() + 20), qRgb(255, 0, 0));
+        const QRgb half = r.image.pixel(ink.right() - 4, ink.top() + 20);
+        QVERIFY2(qRed(half) == 255 && std::abs(qGreen(half) - 128) <= 2 && std::abs(qBlue(half) - 128) <= 2,
+                 qPrintable(QString::number(half, 16)));
+    }
+
     void trueTypeSymbolSizeIsInPoints()
     {
         // MapServer asks FreeType for a TrueType symbol's SIZE in points at
