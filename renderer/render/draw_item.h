@@ -5,6 +5,7 @@
 // rest are still coming: items never move once pushed.
 
 #include "data/geometry.h"
+#include "mapfile/label_def.h"
 #include "mapfile/style_def.h"
 
 #include <QList>
@@ -26,6 +27,8 @@ struct DrawItem {
     QString text;                // the feature's own TEXT (inline features)
     // STYLEITEM "AUTO": the feature's own styles, drawn instead of its class's.
     std::shared_ptr<const QList<StyleDef>> ownStyles;
+    // ... and its own labels (its LABEL part; none without one), its text literal.
+    std::shared_ptr<const QList<LabelDef>> ownLabels;
     double top = 0, bottom = 0;  // pixel rows the parts span
 };
 

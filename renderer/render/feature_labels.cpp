@@ -84,7 +84,9 @@ public:
         : m_canvas(canvas), m_map(map), m_layer(layer), m_view(view), m_classifier(classifier), m_resolver(resolver),
           m_fields(fields), m_labels(labels),
           m_rf(view.defResolution > 0 ? view.resolution / view.defResolution : 1), m_scaleFactor(symbolScale * m_rf),
-          m_cached(layer.labelCache && !layer.postLabelCache),
+          // msOGRLayerGetAutoStyle turns the layer's label cache off.
+          m_cached(layer.labelCache && !layer.postLabelCache
+                   && layer.styleItem.compare(QLatin1String("AUTO"), Qt::CaseInsensitive) != 0),
           m_noClip(ProcessingOptions(layer.processing).has(QStringLiteral("LABEL_NO_CLIP")))
     {
     }
@@ -92,7 +94,9 @@ public:
     void queue(const DrawItem& item)
     {
         const ClassDef& c = m_layer.classes[item.cls];
-        if (c.labels.isEmpty()) return;
+        // STYLEITEM "AUTO": the feature's LABEL part replaces the class's labels.
+        const QList<LabelDef>& labels = item.ownLabels ? *item.ownLabels : c.labels;
+        if (labels.isEmpty()) return;
         m_pointMarker.reset();
         // msShapeGetLabelAnnotation: the feature's own TEXT before the class TEXT and LABELITEM.
         const QString classText = item.text.isEmpty() ? m_classifier.labelText(item.cls, item.values) : item.text;
@@ -100,21 +104,23 @@ public:
         // the cache (pointLayerDrawShape: msAddLabelGroup per point).
         if (m_layer.type == LayerType::Point) {
             for (const QPolygonF& part : item.parts)
-                for (const QPointF& p : part) queueAt(item, c, classText, p, m_labels.nextGroup());
+                for (const QPointF& p : part) queueAt(item, c, labels, classText, p, m_labels.nextGroup());
         } else {
-            queueAt(item, c, classText, std::nullopt, m_labels.nextGroup());
+            queueAt(item, c, labels, classText, std::nullopt, m_labels.nextGroup());
         }
     }
 
 private:
     // `at`: the point to label (a POINT layer's); none: the feature's label point.
-    void queueAt(const DrawItem& item, const ClassDef& c, const QString& classText, const std::optional<QPointF>& at, int group)
+    void queueAt(const DrawItem& item, const ClassDef& c, const QList<LabelDef>& labels, const QString& classText,
+                 const std::optional<QPointF>& at, int group)
     {
-        for (const LabelDef& l : c.labels) {
-            // LABEL TEXT overrides the class TEXT / LABELITEM for this label.
-            const QString text = l.text.type == ExpressionDef::Type::String
-                                     ? substituteItems(l.text.text, m_fields, item.values)
-                                     : classText;
+        for (const LabelDef& l : labels) {
+            // LABEL TEXT overrides the class TEXT / LABELITEM for this label;
+            // an OGR style string's text is taken as it is.
+            const QString text = item.ownLabels                                    ? l.text.text
+                                 : l.text.type == ExpressionDef::Type::String ? substituteItems(l.text.text, m_fields, item.values)
+                                                                              : classText;
             QList<MarkerStyle> labelMarkers = labelPointMarkers(l, m_resolver, item.values, m_map);
             // A label without text still draws its markers.
             if (text.isEmpty() && labelMarkers.isEmpty()) continue;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 namespace maptune {
 
@@ -42,14 +43,14 @@ QString stringParam(OGRStyleToolH tool, int param)
     return isNull || !text ? QString() : QString::fromUtf8(text);
 }
 
-// A mapfile SYMBOL named by the first id of a comma list; the ogr-* generic
-// names and unknown ones: none.
+// The first mapfile SYMBOL named (case aside, as msGetSymbolIndex) by an id
+// of the comma list; the ogr-* generic names and unknown ones: none.
 QString symbolFor(const QString& ids, const MapDef& map)
 {
     for (const QString& id : ids.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const QString name = id.trimmed();
         for (const SymbolDef& s : map.symbols)
-            if (s.name == name) return name;
+            if (s.name.compare(name, Qt::CaseInsensitive) == 0) return s.name;
     }
     return {};
 }
@@ -116,19 +117,69 @@ QString withoutRepeatedParams(const QString& style)
     return tools.join(QLatin1Char(';'));
 }
 
+// msOGRUpdateStyleParseLabel: a LABEL part over the label so far (a second
+// part overwrites the first; what it does not set carries over).
+LabelDef labelFrom(OGRStyleToolH tool, const MapDef& map, LabelDef l)
+{
+    l.text = {ExpressionDef::Type::String, stringParam(tool, OGRSTLabelTextString)};
+    l.angle = numberParam(tool, OGRSTLabelAngle).value_or(0);
+    if (const auto c = colorParam(tool, OGRSTLabelFColor)) l.color = *c;
+    if (const auto c = colorParam(tool, OGRSTLabelHColor)) l.shadowColor = *c;
+    if (const auto c = colorParam(tool, OGRSTLabelOColor)) l.outlineColor = *c;
+    // The anchor: 1-3 upper, 4-6 centre, 7-9 lower (right to left), 10-12
+    // as 1-3; anything else upper right.
+    static constexpr LabelPosition anchors[] = {LabelPosition::UR, LabelPosition::UC, LabelPosition::UL,
+                                                LabelPosition::CR, LabelPosition::CC, LabelPosition::CL,
+                                                LabelPosition::LR, LabelPosition::LC, LabelPosition::LL,
+                                                LabelPosition::UR, LabelPosition::UC, LabelPosition::UL};
+    const int anchor = int(numberParam(tool, OGRSTLabelAnchor).value_or(0));
+    l.position = anchor >= 1 && anchor <= 12 ? anchors[anchor - 1] : LabelPosition::UR;
+    const double size = std::max(1.0, numberParam(tool, OGRSTLabelSize).value_or(1));
+    QString font = stringParam(tool, OGRSTLabelFontName);
+    if (font.isEmpty()) {
+        l.size = size;  // the built-in font at that size
+        return l;
+    }
+    // "<name>[-bold][-italic]", then "<name>", then "default" in the
+    // FONTSET; none of them: the built-in font, MEDIUM.
+    font.replace(QLatin1Char(' '), QLatin1Char('-'));
+    int isNull = 1;
+    const bool bold = OGR_ST_GetParamNum(tool, OGRSTLabelBold, &isNull) && !isNull;
+    const bool italic = OGR_ST_GetParamNum(tool, OGRSTLabelItalic, &isNull) && !isNull;
+    const QString styled = font + (bold ? QStringLiteral("-bold") : QString()) + (italic ? QStringLiteral("-italic") : QString());
+    for (const QString& key : {styled, font, QStringLiteral("default")}) {
+        if (!map.fonts.value(key)) continue;
+        l.type = LabelType::TrueType;
+        l.font = key;
+        l.size = size;
+        return l;
+    }
+    l.type = LabelType::Bitmap;
+    l.font.clear();
+    l.size = -1;
+    return l;
+}
+
 }  // namespace
 
 QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const MapDef& map)
 {
-    QList<StyleDef> out;
-    if (styleString.isEmpty()) return out;
+    return ogrAutoStyle(styleString, type, map).styles;
+}
+
+OgrAutoStyle ogrAutoStyle(const QString& styleString, LayerType type, const MapDef& map)
+{
+    OgrAutoStyle result;
+    QList<StyleDef>& out = result.styles;
+    std::optional<LabelDef> label;
+    if (styleString.isEmpty()) return result;
     StyleManager manager;
     // GDAL reads a C string: what follows a NUL is not part of it.
     const QByteArray text = withoutRepeatedParams(styleString.left(styleString.indexOf(QChar(0)))).toUtf8();
-    if (!OGR_SM_InitStyleString(manager.handle, text.constData())) return out;
+    if (!OGR_SM_InitStyleString(manager.handle, text.constData())) return result;
     const int parts = OGR_SM_GetPartCount(manager.handle, nullptr);
-    StyleDef fill, outline;
-    bool hasFill = false, hasOutline = false;
+    StyleDef background, fill, outline;
+    bool hasBackground = false, hasFill = false, hasOutline = false;
     for (int i = 0; i < parts; ++i) {
         StyleTool tool{OGR_SM_GetPart(manager.handle, i, nullptr)};
         if (!tool.handle) continue;
@@ -149,15 +200,18 @@ QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const 
         }
         case OGRSTCBrush: {
             const QString id = stringParam(tool.handle, OGRSTBrushId);
+            // msOGRUpdateStyle: a background colour is a solid style of its
+            // own under the brush, even under the invisible one.
+            if (const auto c = colorParam(tool.handle, OGRSTBrushBColor)) background.color = *c, hasBackground = true;
             hasFill = true;
             if (id.contains(QLatin1String("ogr-brush-1"))) break;  // the invisible brush
             if (const auto c = colorParam(tool.handle, OGRSTBrushFColor)) fill.color = *c;
-            if (const auto c = colorParam(tool.handle, OGRSTBrushBColor)) fill.backgroundColor = *c;
             fill.symbolName = symbolFor(id, map);
             if (const auto a = numberParam(tool.handle, OGRSTBrushAngle)) fill.angle = *a;
             if (const auto sz = numberParam(tool.handle, OGRSTBrushSize)) fill.size = *sz;
+            // The symbols' spacing, when the same both ways.
             const auto dx = numberParam(tool.handle, OGRSTBrushDx), dy = numberParam(tool.handle, OGRSTBrushDy);
-            if (dx && dy && *dx > 0) fill.gap = *dx;
+            if (dx && dy && *dx == *dy) fill.gap = *dx;
             break;
         }
         case OGRSTCSymbol: {
@@ -168,12 +222,16 @@ QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const 
             fill.symbolName = symbolFor(stringParam(tool.handle, OGRSTSymbolId), map);
             break;
         }
-        default: break;  // LABEL: not drawn yet
+        case OGRSTCLabel: label = labelFrom(tool.handle, map, label.value_or(LabelDef{})); break;
+        default: break;
         }
     }
+    if (hasBackground) out << background;
     if (hasFill) out << fill;
     if (hasOutline) out << outline;
-    return out;
+    // An empty text is no label.
+    if (label && !label->text.text.isEmpty()) result.labels << *label;
+    return result;
 }
 
 }  // namespace maptune

@@ -2,7 +2,8 @@
 // STYLEITEM "AUTO" on OGR layers (MapServer's msOGRLayerGetAutoStyle): the
 // styles a feature's OGR style string gives it -- PEN for lines and polygon
 // outlines, BRUSH for fills (a mapfile SYMBOL by its id, "ogr-brush-1" for
-// none), SYMBOL for points -- read through GDAL's own style parser.
+// none), SYMBOL for points, LABEL for the feature's label -- read through
+// GDAL's own style parser.
 
 #include "mapfile/map_def.h"
 
@@ -11,8 +12,15 @@
 
 namespace maptune {
 
-// Styles for one feature of a `type` layer; empty when the string has none
-// MapTune draws (LABEL parts are not yet drawn).
+struct OgrAutoStyle {
+    QList<StyleDef> styles;  // drawn instead of the class's
+    QList<LabelDef> labels;  // the LABEL part, if it has text: instead of the class's
+};
+
+// What one feature of a `type` layer is drawn with.
+OgrAutoStyle ogrAutoStyle(const QString& styleString, LayerType type, const MapDef& map);
+
+// Its styles alone; empty when the string has none MapTune draws.
 QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const MapDef& map);
 
 }  // namespace maptune

@@ -149,6 +149,21 @@ QPainterPath vectorPath(const SymbolDef& sym, bool closeParts, double& sizeX, do
 
 }  // namespace
 
+QSizeF SymbolPainter::extent(const MarkerStyle& s)
+{
+    if (!s.symbol) return {};
+    double sizeX = 0, sizeY = 0;
+    const SymbolType type = s.symbol->drawnType();
+    if (type == SymbolType::Vector || type == SymbolType::Ellipse) vectorPath(*s.symbol, false, sizeX, sizeY);
+    else if (type == SymbolType::Pixmap) {
+        const QImage img = pixmapOf(*s.symbol, s.baseDir);
+        sizeX = img.width(), sizeY = img.height();
+    } else if (type == SymbolType::SVG) {
+        if (QSvgRenderer* svg = svgOf(*s.symbol, s.baseDir)) sizeX = svg->defaultSize().width(), sizeY = svg->defaultSize().height();
+    }
+    return {sizeX, sizeY};
+}
+
 QSizeF SymbolPainter::markerSize(const MarkerStyle& s)
 {
     if (!s.symbol) return {1, 1};
@@ -214,7 +229,8 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
         const double scale = base > 0 ? s.size / base : 1;
         double ax = sym->anchorSet ? sym->anchorX * sx : sx / 2;
         double ay = sym->anchorSet ? sym->anchorY * sy : sy / 2;
-        if (s.alongLine && sym->anchorSet) {
+        if (s.centred) ax = sx / 2, ay = sy / 2;
+        else if (s.alongLine && sym->anchorSet) {
             // msImagePolylineMarkers measures the anchor on a symbol at least
             // one pixel wide and high (a "vert" tick has no width).
             ax = sx / 2 - (0.5 - sym->anchorX) * std::max(1.0, sx * scale) / scale;

@@ -21,6 +21,7 @@ struct MarkerStyle {
     QString baseDir;                    // for pixmap IMAGE paths
     QString fontPath;                   // for truetype symbols
     bool alongLine = false;             // placed by drawAlongLine (anchors differ)
+    bool centred = false;               // ANCHORPOINT ignored (fill tiles)
 };
 
 class SymbolPainter {
@@ -30,6 +31,9 @@ public:
     // size in whole pixels as its height, the symbol's proportions as its
     // width; MapServer's default symbol 0 is a single pixel.
     static QSizeF markerSize(const MarkerStyle& s);
+    // The symbol's own size (symbol units: a vector's largest x and y, an
+    // image's pixels); empty for the default symbol and TrueType.
+    static QSizeF extent(const MarkerStyle& s);
     // Markers every |gap| pixels along `path` (negative gap: rotated to
     // follow the line); `initialGap` < 0 means gap/2 as MapServer.
     static void drawAlongLine(QPainter& p, const QPolygonF& line, const MarkerStyle& s, double gap, double initialGap);

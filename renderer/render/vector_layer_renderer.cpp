@@ -17,6 +17,7 @@
 #include "render/render_load.h"
 #include "render/stroke_painter.h"
 #include "render/style_resolver.h"
+#include "render/symbol_fill.h"
 #include "render/symbol_painter.h"
 
 #include <QHash>
@@ -288,7 +289,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     if (!m_variant.transformError.isEmpty()) return fail(m_variant.transformError);
     // STYLEITEM "AUTO": each feature styled by its OGR style string.
     const bool autoStyle = m_layer.styleItem.compare(QLatin1String("AUTO"), Qt::CaseInsensitive) == 0;
-    QHash<QString, std::shared_ptr<const QList<StyleDef>>> autoStyles;
+    QHash<QString, std::shared_ptr<const OgrAutoStyle>> autoStyles;
     FeatureClassifier classifier(m_variant.expressions);
     std::unique_ptr<FeatureSource> source;
     if (auto grid = GraticuleSettings::fromLayer(m_layer)) {
@@ -406,9 +407,10 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         item.values = f.values;
         item.text = f.text;
         if (autoStyle) {
-            auto& styles = autoStyles[f.style];
-            if (!styles) styles = std::make_shared<const QList<StyleDef>>(ogrAutoStyles(f.style, m_layer.type, m_map));
-            item.ownStyles = styles;
+            auto& own = autoStyles[f.style];
+            if (!own) own = std::make_shared<const OgrAutoStyle>(ogrAutoStyle(f.style, m_layer.type, m_map));
+            item.ownStyles = std::shared_ptr<const QList<StyleDef>>(own, &own->styles);
+            item.ownLabels = std::shared_ptr<const QList<LabelDef>>(own, &own->labels);
         }
         if (!items.push(std::move(item))) return fail(QStringLiteral("layer '%1': too many features to draw").arg(m_layer.name));
         ++trace.features;
@@ -481,6 +483,14 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
     };
     auto fillParts = [&](const ResolvedStyle& r, const StyleDef& s, const QList<QPolygonF>& polygon) {
         const QList<QPolygonF> rings = LineOffset::apply(polygon, r.offsetX, r.offsetY);
+        // msDrawShadeSymbol: any symbol but the simple one (and hatches) tiles
+        // the fill, and then no outline is drawn.
+        if (r.symbol && r.symbol->drawnType() != SymbolType::Simple && r.symbol->type != SymbolType::Hatch) {
+            const bool image = r.symbol->type == SymbolType::Pixmap || r.symbol->type == SymbolType::SVG;
+            if (!image && !r.color.isValid()) return;
+            const QImage tile = SymbolFill::tile(markerOf(r, r.angle), s.gap * scale);
+            if (!tile.isNull()) return SymbolFill::fill(p, rings, tile);
+        }
         StrokePainter::fillRings(p, rings, r.color);
         if (r.outline.isValid())
             StrokePainter::stroke(p, rings, StyleResolver::linePen(r.outline, r.width, s, scale), true, StrokePainter::coverageFor(s));

@@ -17,6 +17,7 @@ class TestOgrAutoStyle : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void penBrushAndSymbol();
+    void labelPart();
     void nothingDrawableGivesNoStyle_data();
     void nothingDrawableGivesNoStyle();
     void featuresDrawnInTheirOwnStyles();
@@ -43,20 +44,30 @@ void TestOgrAutoStyle::penBrushAndSymbol()
     QCOMPARE(line[0].color.color, Color::rgb(255, 128, 0));
     QCOMPARE(line[0].width.value, 3.0);
 
-    // A polygon's PEN is its outline, drawn after the BRUSH's fill.
-    QList<StyleDef> polygon = ogrAutoStyles(QStringLiteral("BRUSH(fc:#0000ff,bc:#ff0000,id:\"rectsymbol\");PEN(c:#00ff00)"),
+    // A polygon's BRUSH background is a solid style under the brush's
+    // symbol (the id matched case aside), its PEN the outline drawn after.
+    QList<StyleDef> polygon = ogrAutoStyles(QStringLiteral("BRUSH(fc:#0000ff,bc:#ff0000,id:\"RectSymbol\",dx:6px,dy:6px);PEN(c:#00ff00)"),
                                             LayerType::Polygon, map);
-    QCOMPARE(polygon.size(), 2);
-    QCOMPARE(polygon[0].color.color, Color::rgb(0, 0, 255));
-    QCOMPARE(polygon[0].backgroundColor.color, Color::rgb(255, 0, 0));
-    QCOMPARE(polygon[0].symbolName, QStringLiteral("rectsymbol"));
-    QCOMPARE(polygon[1].outlineColor.color, Color::rgb(0, 255, 0));
-    QVERIFY(!polygon[1].color.isSet());
+    QCOMPARE(polygon.size(), 3);
+    QCOMPARE(polygon[0].color.color, Color::rgb(255, 0, 0));
+    QVERIFY(polygon[0].symbolName.isEmpty());
+    QCOMPARE(polygon[1].color.color, Color::rgb(0, 0, 255));
+    QCOMPARE(polygon[1].symbolName, QStringLiteral("rectsymbol"));
+    QCOMPARE(polygon[1].gap, 6.0);
+    QCOMPARE(polygon[2].outlineColor.color, Color::rgb(0, 255, 0));
+    QVERIFY(!polygon[2].color.isSet());
+    // Spacing that differs across and down is no GAP.
+    QCOMPARE(ogrAutoStyles(QStringLiteral("BRUSH(fc:#0000ff,id:\"rectsymbol\",dx:6px,dy:4px)"), LayerType::Polygon, map)[0].gap, 0.0);
 
-    // The invisible brush fills nothing; an unknown symbol id is no symbol.
+    // The invisible brush fills nothing, but its background still does; an
+    // unknown symbol id is no symbol.
     QList<StyleDef> hollow = ogrAutoStyles(QStringLiteral("BRUSH(fc:#0000ff,id:\"ogr-brush-1\")"), LayerType::Polygon, map);
     QCOMPARE(hollow.size(), 1);
     QVERIFY(!hollow[0].color.isSet());
+    QList<StyleDef> backed = ogrAutoStyles(QStringLiteral("BRUSH(bc:#ff0000,id:\"ogr-brush-1\")"), LayerType::Polygon, map);
+    QCOMPARE(backed.size(), 2);
+    QCOMPARE(backed[0].color.color, Color::rgb(255, 0, 0));
+    QVERIFY(!backed[1].color.isSet());
     QList<StyleDef> point = ogrAutoStyles(QStringLiteral("SYMBOL(id:\"ogr-sym-3\",c:#ff000080,s:12px,a:45)"), LayerType::Point, map);
     QCOMPARE(point.size(), 1);
     QCOMPARE(point[0].color.color, Color::rgb(255, 0, 0, 128));
@@ -68,6 +79,36 @@ void TestOgrAutoStyle::penBrushAndSymbol()
     // shown the first: GDAL 3.6 leaks it), also in a list left unclosed.
     QCOMPARE(ogrAutoStyles(QStringLiteral("PEN(c:#ff0000,w:2px,C:#00ff00)"), LayerType::Line, map)[0].color.color, Color::rgb(0, 255, 0));
     QCOMPARE(ogrAutoStyles(QStringLiteral("PEN(c:\"#ff0000,\",c:#0000ff"), LayerType::Line, map)[0].color.color, Color::rgb(0, 0, 255));
+}
+
+// msOGRUpdateStyleParseLabel: the text as it is, the angle, colours and
+// anchor; a FONTSET font by name (bold and italic variants first), else the
+// built-in font, MEDIUM; an empty text is no label.
+void TestOgrAutoStyle::labelPart()
+{
+    MapDef map;
+    const OgrAutoStyle plain = ogrAutoStyle(QStringLiteral("LABEL(t:\"Tr\\\"uro [name]\",a:30,c:#ff0000,o:#ffffff,p:5,f:\"Arial\",s:12px)"),
+                                            LayerType::Point, map);
+    QVERIFY(plain.styles.isEmpty());
+    QCOMPARE(plain.labels.size(), 1);
+    const LabelDef& l = plain.labels[0];
+    QCOMPARE(l.text.text, QStringLiteral("Tr\"uro [name]"));
+    QCOMPARE(l.angle.value, 30.0);
+    QCOMPARE(l.color.color, Color::rgb(255, 0, 0));
+    QCOMPARE(l.outlineColor.color, Color::rgb(255, 255, 255));
+    QCOMPARE(l.position, LabelPosition::CC);
+    QCOMPARE(l.type, LabelType::Bitmap);  // no FONTSET: MEDIUM
+    QCOMPARE(l.size.value, -1.0);
+
+    map.fonts.set(QStringLiteral("Times-New-Roman-Bold"), QStringLiteral("/fonts/tb.ttf"));
+    map.fonts.set(QStringLiteral("default"), QStringLiteral("/fonts/d.ttf"));
+    const LabelDef bold = ogrAutoStyle(QStringLiteral("LABEL(t:\"x\",f:\"Times New Roman\",bo:1,s:14px)"), LayerType::Point, map).labels.value(0);
+    QCOMPARE(bold.type, LabelType::TrueType);
+    QCOMPARE(bold.font.compare(QStringLiteral("times-new-roman-bold"), Qt::CaseInsensitive), 0);
+    QCOMPARE(bold.size.value, 14.0);
+    QCOMPARE(bold.position, LabelPosition::UR);  // no anchor
+    QCOMPARE(ogrAutoStyle(QStringLiteral("LABEL(t:\"x\",f:\"Courier\")"), LayerType::Point, map).labels.value(0).font, QStringLiteral("default"));
+    QVERIFY(ogrAutoStyle(QStringLiteral("LABEL(t:\"\",c:#000000)"), LayerType::Point, map).labels.isEmpty());
 }
 
 void TestOgrAutoStyle::nothingDrawableGivesNoStyle_data()
