@@ -17,6 +17,7 @@
 #include "render/render_load.h"
 #include "render/stroke_painter.h"
 #include "render/style_resolver.h"
+#include "render/hatch_fill.h"
 #include "render/symbol_fill.h"
 #include "render/symbol_painter.h"
 
@@ -483,13 +484,24 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
     };
     auto fillParts = [&](const ResolvedStyle& r, const StyleDef& s, const QList<QPolygonF>& polygon) {
         const QList<QPolygonF> rings = LineOffset::apply(polygon, r.offsetX, r.offsetY);
-        // msDrawShadeSymbol: any symbol but the simple one (and hatches) tiles
-        // the fill, and then no outline is drawn.
-        if (r.symbol && r.symbol->drawnType() != SymbolType::Simple && r.symbol->type != SymbolType::Hatch) {
+        // msDrawShadeSymbol: a HATCH symbol draws its lines alone; any other
+        // symbol but the simple one tiles the fill (over BACKGROUNDCOLOR),
+        // and then no outline is drawn.
+        if (r.symbol && r.symbol->type == SymbolType::Hatch) {
+            QList<double> pattern;
+            for (double d : s.pattern) pattern << (s.width.value > 0 ? d * r.width / s.width.value : d);
+            return HatchFill::fill(p, rings, r.size, r.width, pattern, r.angle, r.color);
+        }
+        if (r.symbol && r.symbol->drawnType() != SymbolType::Simple) {
             const bool image = r.symbol->type == SymbolType::Pixmap || r.symbol->type == SymbolType::SVG;
-            if (!image && !r.color.isValid()) return;
-            const QImage tile = SymbolFill::tile(markerOf(r, r.angle), s.gap * scale);
-            if (!tile.isNull()) return SymbolFill::fill(p, rings, tile);
+            const QImage tile = image || r.color.isValid() ? SymbolFill::tile(markerOf(r, r.angle), s.gap * scale) : QImage();
+            if (!tile.isNull()) {
+                if (s.backgroundColor.color.isSet()) {
+                    const Color& bg = s.backgroundColor.color;
+                    StrokePainter::fillRings(p, rings, QColor(bg.r, bg.g, bg.b, bg.a));
+                }
+                return SymbolFill::fill(p, rings, tile);
+            }
         }
         StrokePainter::fillRings(p, rings, r.color);
         if (r.outline.isValid())

@@ -28,9 +28,11 @@ int ogrStyle(const uint8_t* data, size_t size)
         return m;
     }();
     for (LayerType type : {LayerType::Point, LayerType::Line, LayerType::Polygon}) {
-        const QList<StyleDef> styles = ogrAutoStyles(text, type, map);
-        check(styles.size() <= 2, "a style string gives a fill and an outline at most");
-        for (const StyleDef& s : styles) check(s.symbolName.isEmpty() || s.symbolName == QLatin1String("rectsymbol"), "only mapfile symbols");
+        const OgrAutoStyle own = ogrAutoStyle(text, type, map);
+        check(own.styles.size() <= 3, "a style string gives a background, a fill and an outline at most");
+        for (const StyleDef& s : own.styles) check(s.symbolName.isEmpty() || s.symbolName == QLatin1String("rectsymbol"), "only mapfile symbols");
+        check(own.labels.size() <= 1, "one label at most");
+        for (const LabelDef& l : own.labels) check(!l.text.text.isEmpty(), "a label has text");
     }
     LayerDef layer;
     for (const char* key : {"CHART_TYPE", "CHART_SIZE", "CHART_SIZE_RANGE", "CHART_SCALE", "CHART_BAR_MAXVAL"})

@@ -3,9 +3,12 @@
 
 #include "mapfile/map_loader.h"
 #include "render/map_renderer.h"
+#include "render/hatch_fill.h"
 #include "render/symbol_fill.h"
 
 #include <QtTest>
+
+#include <cmath>
 
 using namespace maptune;
 
@@ -75,6 +78,50 @@ private Q_SLOTS:
         m.size = size;
         m.fill = Qt::blue;
         QCOMPARE(SymbolFill::tile(m, gap).size(), tile);
+    }
+
+    void hatchLinesStartFromTheImageCorner()
+    {
+        // createHatch: horizontal lines every 10 px counted from the image's
+        // row 0, over the bounds grown by the line's reach.
+        const QList<QLineF> lines = HatchFill::lines(QRectF(3, 4, 100, 50), 10, 0, 1);
+        QCOMPARE(lines.size(), 5);  // rows 10 to 50
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            QCOMPARE(lines[i].y1(), lines[i].y2());
+            QCOMPARE(lines[i].y1(), 10.0 * (i + 1));
+        }
+    }
+
+    void hatchAngleTurnsCounterClockwise()
+    {
+        // ANGLE 45: lines rising to the right ("/"), 8 px apart.
+        const QList<QLineF> lines = HatchFill::lines(QRectF(0, 0, 100, 100), 8, 45, 1);
+        QVERIFY(lines.size() > 10);
+        for (const QLineF& l : lines) {
+            QVERIFY2(std::abs(std::abs(l.dx()) - std::abs(l.dy())) < 1e-6, "at 45 degrees");
+            QVERIFY2(l.dx() * l.dy() < 0, "rising to the right");
+        }
+        // The distance between neighbours along the normal.
+        const auto offset = [](const QLineF& l) { return (l.x1() + l.y1()) / std::sqrt(2.0); };
+        QCOMPARE(std::round(std::abs(offset(lines[1]) - offset(lines[0])) * 1000) / 1000, 8.0);
+    }
+
+    void hatchSymbolDrawsClippedLines()
+    {
+        // A HATCH style: black lines 2 px wide every 10 px inside the polygon
+        // only, white between them; no solid fill, no outline.
+        const RenderResult r = render(" SYMBOL NAME 'hatch' TYPE HATCH END\n"
+                                      " LAYER NAME 'p' TYPE POLYGON STATUS DEFAULT\n"
+                                      "  FEATURE POINTS 20 20 20 80 80 80 80 20 20 20 END END\n"
+                                      "  CLASS STYLE SYMBOL 'hatch' SIZE 10 WIDTH 2 COLOR 0 0 0 END END\n END\n");
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        int dark = 0, light = 0;
+        for (int y = 25; y < 75; ++y) {
+            const int g = qGray(r.image.pixel(50, y));
+            dark += g < 64, light += g > 192;
+        }
+        QVERIFY2(dark >= 8 && light >= 25, qPrintable(QStringLiteral("%1 dark, %2 light").arg(dark).arg(light)));
+        for (int y = 0; y < 15; ++y) QCOMPARE(r.image.pixel(50, y), qRgb(255, 255, 255));  // outside
     }
 };
 

@@ -1,0 +1,26 @@
+#pragma once
+// Polygons filled with a HATCH symbol (msHatchPolygon): parallel lines SIZE
+// pixels apart at ANGLE, WIDTH wide (dashed by PATTERN), laid from the
+// image's corner so that neighbouring polygons' hatches line up, clipped to
+// the polygon and filled with the polygon gamma.
+
+#include <QColor>
+#include <QLineF>
+#include <QList>
+#include <QPainter>
+#include <QPolygonF>
+#include <QRectF>
+
+namespace maptune {
+
+class HatchFill {
+public:
+    // The hatch's centre lines over `bounds` (pixels), grown by the lines'
+    // reach, as createHatch lays them.
+    static QList<QLineF> lines(const QRectF& bounds, double spacing, double angle, double width);
+
+    static void fill(QPainter& p, const QList<QPolygonF>& rings, double spacing, double width, const QList<double>& pattern,
+                     double angle, const QColor& color);
+};
+
+}  // namespace maptune
