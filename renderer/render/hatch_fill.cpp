@@ -9,7 +9,7 @@
 
 namespace maptune {
 
-QList<QLineF> HatchFill::lines(const QRectF& bounds, double spacing, double angle, double width)
+QList<QLineF> HatchFill::lines(const QRectF& bounds, double spacing, double angle, double width, QPointF origin)
 {
     QList<QLineF> out;
     if (!(spacing > 0) || bounds.isEmpty()) return out;
@@ -17,7 +17,8 @@ QList<QLineF> HatchFill::lines(const QRectF& bounds, double spacing, double angl
     const double grow = width * 0.7072;
     const int w = int(bounds.width() + grow * 2) + 1, h = int(bounds.height() + grow * 2) + 1;
     const double ox = bounds.left() - grow, oy = bounds.top() - grow;
-    // The first line at or after the box's corner, counting from the image's (0, 0).
+    // The first line at or after the box's corner (`corner`: its distance
+    // from the origin's line).
     const auto first = [spacing](double corner) {
         double r = spacing - std::fmod(corner, spacing);
         if (corner < 0) r -= spacing;
@@ -27,11 +28,11 @@ QList<QLineF> HatchFill::lines(const QRectF& bounds, double spacing, double angl
     if (angle < 0) angle += 360;
     if (angle >= 180) angle -= 180;
     if (angle == 0) {
-        for (double y = first(oy); y < h; y += spacing) out << QLineF(ox, oy + y, ox + w, oy + y);
+        for (double y = first(oy - origin.y()); y < h; y += spacing) out << QLineF(ox, oy + y, ox + w, oy + y);
         return out;
     }
     if (angle == 90) {
-        for (double x = first(ox); x < w; x += spacing) out << QLineF(ox + x, oy, ox + x, oy + h);
+        for (double x = first(ox - origin.x()); x < w; x += spacing) out << QLineF(ox + x, oy, ox + x, oy + h);
         return out;
     }
     // Lines r = x cos(theta) + y sin(theta) in the box, cut by its sides.
@@ -39,7 +40,8 @@ QList<QLineF> HatchFill::lines(const QRectF& bounds, double spacing, double angl
     const double ct = std::cos(theta);
     double st = std::sin(theta);
     const bool steep = angle >= 90;  // laid upside down, then flipped
-    const double r0 = first(steep ? ox * ct + (oy + h) * st : ox * ct + oy * st);
+    const double reference = origin.x() * ct + origin.y() * st;
+    const double r0 = first((steep ? ox * ct + (oy + h) * st : ox * ct + oy * st) - reference);
     if (steep) st = -st;
     const double rmax = std::sqrt(double(w) * w + double(h) * h);
     for (double r = r0; r < rmax; r += spacing) {
@@ -58,14 +60,14 @@ QList<QLineF> HatchFill::lines(const QRectF& bounds, double spacing, double angl
 }
 
 void HatchFill::fill(QPainter& p, const QList<QPolygonF>& rings, double spacing, double width, const QList<double>& pattern,
-                     double angle, const QColor& color)
+                     double angle, const QColor& color, QPointF origin)
 {
     if (!color.isValid() || rings.isEmpty() || !(width > 0)) return;
     QPainterPath area;
     area.setFillRule(Qt::OddEvenFill);
     for (const QPolygonF& ring : rings) area.addPolygon(ring);
     QPainterPath hatch;
-    for (const QLineF& l : lines(area.boundingRect(), spacing, angle, width)) {
+    for (const QLineF& l : lines(area.boundingRect(), spacing, angle, width, origin)) {
         hatch.moveTo(l.p1());
         hatch.lineTo(l.p2());
     }

@@ -1,8 +1,8 @@
 #pragma once
 // Polygons filled with a HATCH symbol (msHatchPolygon): parallel lines SIZE
-// pixels apart at ANGLE, WIDTH wide (dashed by PATTERN), laid from the
-// image's corner so that neighbouring polygons' hatches line up, clipped to
-// the polygon and filled with the polygon gamma.
+// pixels apart at ANGLE, WIDTH wide (dashed by PATTERN), one of them through
+// the map's coordinate origin so that neighbouring polygons' (and tiles')
+// hatches line up, clipped to the polygon and filled with the polygon gamma.
 
 #include <QColor>
 #include <QLineF>
@@ -16,11 +16,12 @@ namespace maptune {
 class HatchFill {
 public:
     // The hatch's centre lines over `bounds` (pixels), grown by the lines'
-    // reach, as createHatch lays them.
-    static QList<QLineF> lines(const QRectF& bounds, double spacing, double angle, double width);
+    // reach, as createHatch lays them; `origin`: the pixel a line goes through
+    // (MapServer's image refpt: the map's 0, 0).
+    static QList<QLineF> lines(const QRectF& bounds, double spacing, double angle, double width, QPointF origin = {});
 
     static void fill(QPainter& p, const QList<QPolygonF>& rings, double spacing, double width, const QList<double>& pattern,
-                     double angle, const QColor& color);
+                     double angle, const QColor& color, QPointF origin);
 };
 
 }  // namespace maptune

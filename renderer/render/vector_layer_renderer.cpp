@@ -450,6 +450,8 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
     }
     QPainter p(&canvas);
     p.setRenderHint(QPainter::Antialiasing);
+    // Hatch lines run through the map's origin (MapServer's image refpt).
+    const QPointF hatchOrigin = PixelMapper(m_view).toPixel(0, 0);
     auto markerOf = [&](const ResolvedStyle& r, double angle) {
         MarkerStyle m{r.symbol, r.size, angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
         if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = m_map.fonts.value(r.symbol->font, {});
@@ -490,7 +492,7 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         if (r.symbol && r.symbol->type == SymbolType::Hatch) {
             QList<double> pattern;
             for (double d : s.pattern) pattern << (s.width.value > 0 ? d * r.width / s.width.value : d);
-            return HatchFill::fill(p, rings, r.size, r.width, pattern, r.angle, r.color);
+            return HatchFill::fill(p, rings, r.size, r.width, pattern, r.angle, r.color, hatchOrigin);
         }
         if (r.symbol && r.symbol->drawnType() != SymbolType::Simple) {
             const bool image = r.symbol->type == SymbolType::Pixmap || r.symbol->type == SymbolType::SVG;

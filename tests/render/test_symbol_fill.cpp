@@ -92,6 +92,14 @@ private Q_SLOTS:
         }
     }
 
+    void hatchLinesGoThroughTheMapOrigin()
+    {
+        // MapServer's refpt: with the map's 0, 0 at pixel row 99, lines every
+        // 10 px fall on rows 9, 19, ... (map2img draws exactly these).
+        for (const QLineF& l : HatchFill::lines(QRectF(3, 4, 100, 50), 10, 0, 1, QPointF(0, 99)))
+            QCOMPARE(std::fmod(l.y1(), 10.0), 9.0);
+    }
+
     void hatchAngleTurnsCounterClockwise()
     {
         // ANGLE 45: lines rising to the right ("/"), 8 px apart.
