@@ -106,6 +106,7 @@ struct LabelShape {
     QRectF ink;
     LabelFootprint footprint;
     QPolygonF labelPoly;  // the text's box grown by a pixel: GEOMTRANSFORM labelpoly
+    double buffer = 0;    // BUFFER in pixels, counted in PARTIALS FALSE's test (straight labels)
 };
 
 QPolygonF boxPolygon(const QTransform& t, const QRectF& r)
@@ -145,6 +146,8 @@ LabelShape straightShape(const LabelCandidate& c, const TextPath& text, QPointF 
     const QRectF box = text.bounds.translated(origin);
     s.ink = t.mapRect(box);
     const double b = c.style.buffer * c.scaleFactor;
+    // (Labels turned along a line by ANGLE AUTO/AUTO2 are tested without it: map2img keeps them.)
+    s.buffer = c.style.angleMode.isEmpty() ? b : 0;
     s.footprint.add(boxPolygon(t, box.adjusted(-b, -b, b, b)));
     // Unrounded: the box's crisp look comes from the fill's gamma (drawBackgrounds).
     s.labelPoly = boxPolygon(t, box.adjusted(-1, -1, 1, 1));
@@ -350,9 +353,12 @@ public:
     bool fits(const LabelCandidate& c, const LabelShape& s, const QList<Placed>& pending, bool forceGroup, int priority,
               qsizetype group) const
     {
+        // PARTIALS FALSE (msTestLabelCacheCollisions, labelInImage): a
+        // straight label's bounds with its BUFFER must lie inside the image.
+        const QRectF whole = s.ink.adjusted(-s.buffer, -s.buffer, s.buffer, s.buffer);
         if (!c.style.partials
-            && (s.ink.left() < m_gutter || s.ink.top() < m_gutter || s.ink.right() >= m_width - m_gutter
-                || s.ink.bottom() >= m_height - m_gutter))
+            && (whole.left() < m_gutter || whole.top() < m_gutter || whole.right() >= m_width - m_gutter
+                || whole.bottom() >= m_height - m_gutter))
             return false;
         if (c.style.force) return true;
         const QRectF near = s.footprint.bounds();

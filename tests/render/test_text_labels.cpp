@@ -188,6 +188,28 @@ private Q_SLOTS:
         }
     }
 
+    void partialsFalseCountsTheBuffer()
+    {
+        // labelInImage tests the label's bounds with its BUFFER: the label
+        // closest to the left edge that fits without a buffer does not fit
+        // with one.
+        QImage canvas(100, 100, QImage::Format_ARGB32_Premultiplied);
+        const auto placed = [&](double x, double buffer) {
+            canvas.fill(Qt::white);
+            LabelCache cache;
+            LabelCandidate c = point(QStringLiteral("Ab"), QPointF(x, 50));
+            c.style.partials = false;
+            c.style.buffer = buffer;
+            cache.add(c);
+            return cache.draw(canvas, MapDef{});
+        };
+        double x = 0;
+        while (x < 50 && placed(x, 0) == 0) x += 0.25;
+        QVERIFY2(x < 50, "the label fits somewhere");
+        QCOMPARE(placed(x, 4), 0);
+        QCOMPARE(placed(x + 4, 4), 1);
+    }
+
     void minDistanceSeparatesEqualTexts()
     {
         QImage canvas(300, 100, QImage::Format_ARGB32_Premultiplied);
