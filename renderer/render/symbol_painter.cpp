@@ -167,22 +167,12 @@ QSizeF SymbolPainter::extent(const MarkerStyle& s)
 QSizeF SymbolPainter::markerSize(const MarkerStyle& s)
 {
     if (!s.symbol) return {1, 1};
+    const QSizeF own = extent(s);
+    // A pixmap or SVG without SIZE keeps its own size.
+    const bool image = s.symbol->type == SymbolType::Pixmap || s.symbol->type == SymbolType::SVG;
+    if (image && s.size <= 1 && own.height() > 0) return own;
     const double size = std::max(1.0, std::trunc(s.size));
-    double sizeX = 0, sizeY = 0;
-    if (s.symbol->drawnType() == SymbolType::Vector || s.symbol->type == SymbolType::Ellipse)
-        vectorPath(*s.symbol, false, sizeX, sizeY);
-    if (s.symbol->type == SymbolType::SVG) {
-        if (QSvgRenderer* svg = svgOf(*s.symbol, s.baseDir)) {
-            sizeX = svg->defaultSize().width(), sizeY = svg->defaultSize().height();
-            if (s.size <= 1) return {sizeX, sizeY};
-        }
-    }
-    if (s.symbol->type == SymbolType::Pixmap) {
-        const QImage img = pixmapOf(*s.symbol, s.baseDir);
-        sizeX = img.width(), sizeY = img.height();
-        if (s.size <= 1 && sizeY > 0) return {sizeX, sizeY};
-    }
-    return {sizeX > 0 && sizeY > 0 ? size / sizeY * sizeX : size, size};
+    return {own.width() > 0 && own.height() > 0 ? size / own.height() * own.width() : size, size};
 }
 
 void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle& s)

@@ -28,6 +28,12 @@ RenderResult render(const QByteArray& layers, const QString& path = QStringLiter
     return MapRenderer(loaded.map).render({});
 }
 
+bool writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+{
+    QFile f(dir.filePath(name));
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
 double darkness(QRgb c) { return 1 - qGray(c) / 255.0; }
 
 }  // namespace
@@ -76,14 +82,12 @@ private Q_SLOTS:
         // (left half opaque red, right half red at 50 %).
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QFile svg(dir.filePath(QStringLiteral("bar.svg")));
-        QVERIFY(svg.open(QIODevice::WriteOnly));
         // (No raw string: moc misreads this one and drops the class.)
-        svg.write("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='20' viewBox='0 0 10 20'>\n"
-                  " <rect x='0' y='0' width='5' height='20' fill='#ff0000'/>\n"
-                  " <rect x='5' y='0' width='5' height='20' fill='#ff0000' fill-opacity='0.5'/>\n"
-                  "</svg>\n");
-        svg.close();
+        QVERIFY(writeFile(dir, QStringLiteral("bar.svg"),
+                          "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='20' viewBox='0 0 10 20'>\n"
+                          " <rect x='0' y='0' width='5' height='20' fill='#ff0000'/>\n"
+                          " <rect x='5' y='0' width='5' height='20' fill='#ff0000' fill-opacity='0.5'/>\n"
+                          "</svg>\n"));
         const RenderResult r = render(" SYMBOL NAME 'bar' TYPE SVG IMAGE 'bar.svg' END\n"
                                       " LAYER NAME 'p' TYPE POINT STATUS DEFAULT FEATURE POINTS 50 50 END END\n"
                                       "  CLASS STYLE SYMBOL 'bar' SIZE 40 END END\n END\n",
@@ -111,10 +115,7 @@ private Q_SLOTS:
         // about 0.73 of it: 11-12 px), not 12 px (about 9).
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QFile fonts(dir.filePath(QStringLiteral("fonts.txt")));
-        QVERIFY(fonts.open(QIODevice::WriteOnly));
-        fonts.write("sans /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\n");
-        fonts.close();
+        QVERIFY(writeFile(dir, QStringLiteral("fonts.txt"), "sans /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\n"));
         const RenderResult r = render(" FONTSET 'fonts.txt'\n"
                                       " SYMBOL NAME 'h' TYPE TRUETYPE FONT 'sans' CHARACTER 'H' END\n"
                                       " LAYER NAME 'p' TYPE POINT STATUS DEFAULT FEATURE POINTS 50 50 END END\n"
