@@ -8,13 +8,20 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace maptune {
 
 namespace {
 
+// A template's precision= can be any number: MapServer prints into a fixed
+// buffer, so more digits than a double holds are never shown; we cap them
+// rather than let "precision=2000000000" allocate gigabytes.
+constexpr int MaxPrecision = 30;
+
 QString number(double v, int precision = -1)
 {
-    return precision < 0 ? QString::asprintf("%f", v) : QString::asprintf("%.*f", precision, v);
+    return precision < 0 ? QString::asprintf("%f", v) : QString::asprintf("%.*f", std::min(precision, MaxPrecision), v);
 }
 
 int precisionArg(const TemplateTag& tag, int fallback)
