@@ -14,6 +14,7 @@
 
 #include <QHash>
 #include <QLineF>
+#include <QRegularExpression>
 
 #include <optional>
 
@@ -22,11 +23,27 @@ namespace maptune {
 namespace {
 
 // "[item]" references replaced by the feature's values (case-insensitive names).
-QString substituteItems(QString text, const QStringList& fields, const QStringList& values)
+// A reference to an item the feature does not have reads as nothing, as in
+// MapServer (issue 5558): "[Missing]" alone is no label, not the literal text.
+QString substituteItems(const QString& text, const QStringList& fields, const QStringList& values)
 {
-    for (qsizetype i = 0; i < fields.size() && i < values.size(); ++i)
-        text.replace(QLatin1Char('[') + fields[i] + QLatin1Char(']'), values[i], Qt::CaseInsensitive);
-    return text;
+    if (!text.contains(QLatin1Char('['))) return text;
+    static const QRegularExpression binding(QStringLiteral("\\[([^\\]]*)\\]"));
+    QString out;
+    qsizetype from = 0;
+    for (QRegularExpressionMatchIterator it = binding.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += QStringView(text).mid(from, m.capturedStart() - from);
+        const QStringView name = m.capturedView(1);
+        for (qsizetype i = 0; i < fields.size() && i < values.size(); ++i)
+            if (name.compare(fields[i], Qt::CaseInsensitive) == 0) {
+                out += values[i];
+                break;
+            }
+        from = m.capturedEnd();
+    }
+    out += QStringView(text).mid(from);
+    return out;
 }
 
 // MINFEATURESIZE `minDimension`: polygons smaller on a side get no label.

@@ -326,6 +326,30 @@ END
             QVERIFY2(!inkBox(r.image, QRect(x - 20, 0, 40, 60)).isEmpty(), qPrintable(QStringLiteral("a label at x = %1").arg(x)));
     }
 
+    void aMissingItemReadsAsNothing()
+    {
+        // msEvalTextExpression (issue 5558): "[Missing]" names no item of the
+        // feature, so it is replaced by nothing; alone it leaves no label.
+        const QByteArray map = R"(MAP
+  SIZE 200 60
+  EXTENT 0 0 200 60
+  IMAGECOLOR 255 255 255
+  LAYER NAME "towns" TYPE POINT STATUS ON
+    FEATURE POINTS 100 30 END END
+    CLASS LABEL TEXT "%1" POSITION CC COLOR 0 0 0 SIZE 10 END END
+  END
+END
+)";
+        const RenderResult alone = render(QString::fromLatin1(map).arg(QStringLiteral("[Missing]")).toLatin1());
+        QVERIFY2(alone.ok(), qPrintable(alone.error));
+        QVERIFY2(inkBox(alone.image).isEmpty(), "no label at all");
+        const RenderResult around = render(QString::fromLatin1(map).arg(QStringLiteral("Ab[Missing]Ab")).toLatin1());
+        const RenderResult plain = render(QString::fromLatin1(map).arg(QStringLiteral("AbAb")).toLatin1());
+        QVERIFY2(around.ok() && plain.ok(), qPrintable(around.error + plain.error));
+        QVERIFY(!inkBox(plain.image).isEmpty());
+        QCOMPARE(around.image, plain.image);
+    }
+
     void labelsOffAMarkerUseMapServersIntegerOffsets()
     {
         // msDrawLabelCache: half the cached marker's box (w - 1 pixels wide)
