@@ -1,12 +1,12 @@
 #include "render/map_renderer.h"
 
-#include "render/scale_range.h"
 #include "render/raw_map_renderer.h"
 
 #include "encode/image_encoder.h"
 #include "encode/output_format.h"
 #include "geo/map_view.h"
 #include "render/label_cache.h"
+#include "render/layer_context.h"
 #include "render/legend.h"
 #include "render/scalebar.h"
 #include "render/render_load.h"
@@ -61,11 +61,6 @@ bool isTrue(const ScalebarDef& s, const char* keyword)
             return e.args.first().compare(QLatin1String("TRUE"), Qt::CaseInsensitive) == 0
                    || e.args.first().compare(QLatin1String("ON"), Qt::CaseInsensitive) == 0;
     return false;
-}
-
-bool inScaleRange(const LayerDef& l, double scale)
-{
-    return inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, scale);
 }
 
 // Layer OPACITY / COMPOSITE: the layer is drawn on its own canvas and then
@@ -147,7 +142,9 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         result.error = selected.message();
         return result;
     }
-    const QList<int> layers = std::move(selected).value();
+    // REQUIRES: a layer whose context does not hold is left out (msLayerIsVisible).
+    const LayerContext context(map, *selected, view.scaleDenom);
+    const QList<int> layers = context.visibleLayers();
 
     // The workbench's canvas (no encoding) shows a raw format's map in colours.
     if (format->kind == ImageFormat::Kind::Raw && !req.encode) format = fallbackImageFormat();
@@ -168,7 +165,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     canvas.fill(transparent ? QColor(0, 0, 0, 0) : QColor(bg.r, bg.g, bg.b));
 
     LabelCache labels;
-    for (int index : layers) {
+    for (int index : *selected) {
         if (req.cancel.isCancelled()) break;
         const PreparedLayer& prepLayer = prepared.layer(index);
         const LayerDef* layer = &prepLayer.def();
@@ -176,7 +173,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         lt.layer = layer->name;
         lt.startMs = total.elapsedMs();
         Stopwatch layerClock;
-        if (!inScaleRange(*layer, view.scaleDenom)) {
+        if (!context.isVisible(index)) {
             lt.skipped = true;
             result.trace.layers << lt;
             continue;
@@ -199,6 +196,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         }
         LayerDrawRequest draw{view, *target, lt, req.cancel, labels, nullptr, std::nullopt};
         if (queried && req.query->style == QueryHighlight::Style::Selected) draw.onlyFeatures = queried;
+        draw.annotate = context.isAnnotated(index);
         bool ok = prepLayer.render(draw);
         if (ok && queried && req.query->style == QueryHighlight::Style::Hilite) {
             const Color c = req.query->color;

@@ -34,6 +34,8 @@ struct LayerDrawRequest {
     // A query map: only these features, and (HILITE) in this colour.
     const QSet<qint64>* onlyFeatures = nullptr;
     std::optional<QColor> highlight;
+    // LABELREQUIRES and the label scale range: false draws the features without labels.
+    bool annotate = true;
 };
 
 // msQueryByPoint as GetFeatureInfo and Identify ask it.

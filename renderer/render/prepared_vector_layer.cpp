@@ -53,6 +53,7 @@ bool PreparedVectorLayer::render(const LayerDrawRequest& request) const
     }
     VectorLayerRenderer renderer(m_map, m_context, m_variants.at(request.view.scaleDenom), m_crs, request.view, request.labels);
     renderer.setQuerySelection(request.onlyFeatures, request.highlight);
+    renderer.setAnnotated(request.annotate);
     return renderer.render(request.canvas, request.trace, request.cancel);
 }
 

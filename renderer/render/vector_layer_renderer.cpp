@@ -291,6 +291,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     // STYLEITEM "AUTO": each feature styled by its OGR style string.
     const bool autoStyle = m_layer.styleItem.compare(QLatin1String("AUTO"), Qt::CaseInsensitive) == 0;
     QHash<QString, std::shared_ptr<const OgrAutoStyle>> autoStyles;
+    const double cellSize = std::max(m_view.cellSizeX(), m_view.cellSizeY());  // MapServer's map->cellsize
     FeatureClassifier classifier(m_variant.expressions);
     std::unique_ptr<FeatureSource> source;
     if (auto grid = GraticuleSettings::fromLayer(m_layer)) {
@@ -409,7 +410,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         item.text = f.text;
         if (autoStyle) {
             auto& own = autoStyles[f.style];
-            if (!own) own = std::make_shared<const OgrAutoStyle>(ogrAutoStyle(f.style, m_layer.type, m_map));
+            if (!own) own = std::make_shared<const OgrAutoStyle>(ogrAutoStyle(f.style, m_layer.type, m_map, cellSize));
             item.ownStyles = std::shared_ptr<const QList<StyleDef>>(own, &own->styles);
             item.ownLabels = std::shared_ptr<const QList<LabelDef>>(own, &own->labels);
         }
@@ -430,6 +431,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
 
     // A TrueType FONT the FONTSET lacks, or whose file does not load, fails
     // the map once a feature would carry the label (msGetFontFace).
+    if (!m_annotate) return true;
     if (items.size() > 0)
         if (const QString e = labelFontError(m_map, m_layer); !e.isEmpty()) return fail(e);
     queueLabels(canvas, items, m_map, m_layer, m_view, classifier, resolver, cursor->fields(), scale, m_labels);

@@ -42,6 +42,7 @@ public:
         m_onlyFeatures = ids;
         m_highlight = highlight;
     }
+    void setAnnotated(bool annotate) { m_annotate = annotate; }
 
 private:
     // Whether the layer's EXTENT (in its CRS) meets `shown` (the view, in the map's).
@@ -60,6 +61,7 @@ private:
     LabelCache& m_labels;
     const QSet<qint64>* m_onlyFeatures = nullptr;
     std::optional<QColor> m_highlight;
+    bool m_annotate = true;
 };
 
 }  // namespace maptune

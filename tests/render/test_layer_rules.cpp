@@ -1,6 +1,6 @@
 // Rules that decide what a vector layer draws: TRANSFORM FALSE (pixel
-// coordinates), a LAYER EXTENT that misses the view, CLASSGROUP, and HTML
-// character references in label text.
+// coordinates), a LAYER EXTENT that misses the view, REQUIRES and
+// LABELREQUIRES, CLASSGROUP, and HTML character references in label text.
 
 #include "mapfile/map_loader.h"
 #include "render/map_renderer.h"
@@ -53,6 +53,66 @@ private Q_SLOTS:
                                    "CLASS STYLE SYMBOL 'sq' SIZE 5 COLOR 0 0 0 END END END";
         QVERIFY(inked(draw("LAYER NAME 'in' EXTENT 0 0 10 10" + feature), 50, 50));
         QVERIFY(!inked(draw("LAYER NAME 'out' EXTENT 500 500 600 600" + feature), 50, 50));
+    }
+
+    // REQUIRES (msEvalContext): "[name]" is 1 when that layer is visible --
+    // on and in its scale range -- and the layer draws when the whole holds.
+    void requiresFollowsOtherLayers()
+    {
+        const auto map = [](const QByteArray& statusA, const QByteArray& rangeA, const QByteArray& context) {
+            return draw("LAYER NAME 'a' TYPE POINT STATUS " + statusA + " " + rangeA
+                        + " TRANSFORM FALSE FEATURE POINTS 20 20 END END CLASS STYLE SYMBOL 'sq' SIZE 5 COLOR 0 0 0 END END END\n"
+                          "LAYER NAME 'b' TYPE POINT STATUS ON REQUIRES '" + context
+                        + "' TRANSFORM FALSE FEATURE POINTS 80 80 END END CLASS STYLE SYMBOL 'sq' SIZE 5 COLOR 0 0 0 END END END");
+        };
+        QVERIFY(!inked(map("ON", "", "![a]"), 80, 80));
+        QVERIFY(inked(map("ON", "", "![a]"), 20, 20));
+        QVERIFY(inked(map("OFF", "", "![a]"), 80, 80));
+        QVERIFY(inked(map("ON", "", "[a]"), 80, 80));
+        QVERIFY(!inked(map("OFF", "", "[a]"), 80, 80));
+        // Out of its scale range the layer counts as off.
+        QVERIFY(inked(map("ON", "MAXSCALEDENOM 10", "![a]"), 80, 80));
+        QVERIFY(inked(map("ON", "", "![a] OR 1 = 1"), 80, 80));
+        // A context that does not parse is false.
+        QVERIFY(!inked(map("ON", "", "[a] AND ("), 80, 80));
+    }
+
+    // Layers requiring each other end without drawing either, not in an endless loop.
+    void requiresCycleEnds()
+    {
+        const QImage image = draw(
+            "LAYER NAME 'a' TYPE POINT STATUS ON REQUIRES '[b]' TRANSFORM FALSE FEATURE POINTS 20 20 END END "
+            "CLASS STYLE SYMBOL 'sq' SIZE 5 COLOR 0 0 0 END END END\n"
+            "LAYER NAME 'b' TYPE POINT STATUS ON REQUIRES '[a]' TRANSFORM FALSE FEATURE POINTS 80 80 END END "
+            "CLASS STYLE SYMBOL 'sq' SIZE 5 COLOR 0 0 0 END END END");
+        QVERIFY(!image.isNull());
+        QVERIFY(!inked(image, 20, 20));
+        QVERIFY(!inked(image, 80, 80));
+    }
+
+    // LABELREQUIRES and LABELMAXSCALEDENOM take the labels away and leave the features.
+    void labelRulesKeepFeatures()
+    {
+        const auto map = [](const QByteArray& rules) {
+            return draw("LAYER NAME 'a' TYPE POINT STATUS ON FEATURE POINTS 1 1 END END END\n"
+                        "LAYER NAME 'b' TYPE POINT STATUS ON " + rules
+                        + " TRANSFORM FALSE FEATURE POINTS 20 20 END TEXT 'WWWW' END "
+                          "CLASS STYLE SYMBOL 'sq' SIZE 5 COLOR 0 0 0 END LABEL POSITION LR OFFSET 30 30 COLOR 0 0 0 SIZE 10 END END END");
+        };
+        const auto labelled = [](const QImage& image) {
+            for (int y = 40; y < 100; ++y)
+                for (int x = 40; x < 100; ++x)
+                    if (inked(image, x, y)) return true;
+            return false;
+        };
+        QVERIFY(labelled(map("")));
+        QVERIFY(inked(map(""), 20, 20));
+        for (const QByteArray rules : {QByteArray("LABELREQUIRES '![a]'"), QByteArray("LABELMAXSCALEDENOM 10"),
+                                       QByteArray("LABELMINSCALEDENOM 1e12")}) {
+            const QImage image = map(rules);
+            QVERIFY2(!labelled(image), rules.constData());
+            QVERIFY2(inked(image, 20, 20), rules.constData());
+        }
     }
 
     // CLASSGROUP draws with the classes of that GROUP only; a CLASSGROUP no
