@@ -36,6 +36,15 @@ std::optional<double> numberParam(OGRStyleToolH tool, int param)
     return isNull ? std::nullopt : std::optional<double>(v);
 }
 
+// A pen's width and a symbol's size are read as whole pixels, cut toward
+// zero (OGR_ST_GetParamNum, as msOGRUpdateStyle reads them): "w:3.9px" is 3.
+std::optional<double> wholeParam(OGRStyleToolH tool, int param)
+{
+    int isNull = 1;
+    const int v = OGR_ST_GetParamNum(tool, param, &isNull);
+    return isNull ? std::nullopt : std::optional<double>(v);
+}
+
 QString stringParam(OGRStyleToolH tool, int param)
 {
     int isNull = 1;
@@ -162,12 +171,12 @@ LabelDef labelFrom(OGRStyleToolH tool, const MapDef& map, LabelDef l)
 
 }  // namespace
 
-QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const MapDef& map)
+QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const MapDef& map, double cellSize)
 {
-    return ogrAutoStyle(styleString, type, map).styles;
+    return ogrAutoStyle(styleString, type, map, cellSize).styles;
 }
 
-OgrAutoStyle ogrAutoStyle(const QString& styleString, LayerType type, const MapDef& map)
+OgrAutoStyle ogrAutoStyle(const QString& styleString, LayerType type, const MapDef& map, double cellSize)
 {
     OgrAutoStyle result;
     QList<StyleDef>& out = result.styles;
@@ -183,13 +192,16 @@ OgrAutoStyle ogrAutoStyle(const QString& styleString, LayerType type, const MapD
     for (int i = 0; i < parts; ++i) {
         StyleTool tool{OGR_SM_GetPart(manager.handle, i, nullptr)};
         if (!tool.handle) continue;
-        // Sizes in pixels (the units a screen style string means).
-        OGR_ST_SetUnit(tool.handle, OGRSTUPixel, 1.0);
+        // Sizes in pixels, as msOGRLayerGetAutoStyle asks them: GDAL turns
+        // ground units into paper metres by this scale and metres into
+        // pixels at 72 dpi, so "g" ends up divided by the cell size.
+        const double rf = map.defResolution > 0 ? map.resolution / map.defResolution : 1.0;
+        OGR_ST_SetUnit(tool.handle, OGRSTUPixel, cellSize * rf * 72.0 * 39.37);
         switch (OGR_ST_GetType(tool.handle)) {
         case OGRSTCPen: {
             const std::optional<Color> c = colorParam(tool.handle, OGRSTPenColor);
             if (!c) break;  // a pen of no colour draws nothing
-            const double width = numberParam(tool.handle, OGRSTPenWidth).value_or(1);
+            const double width = wholeParam(tool.handle, OGRSTPenWidth).value_or(1);
             StyleDef& s = type == LayerType::Polygon ? outline : fill;
             if (type == LayerType::Polygon) s.outlineColor = *c;
             else s.color = *c;
@@ -217,7 +229,7 @@ OgrAutoStyle ogrAutoStyle(const QString& styleString, LayerType type, const MapD
         case OGRSTCSymbol: {
             hasFill = true;
             if (const auto c = colorParam(tool.handle, OGRSTSymbolColor)) fill.color = *c;
-            if (const auto sz = numberParam(tool.handle, OGRSTSymbolSize)) fill.size = *sz;
+            if (const auto sz = wholeParam(tool.handle, OGRSTSymbolSize)) fill.size = *sz;
             if (const auto a = numberParam(tool.handle, OGRSTSymbolAngle)) fill.angle = *a;
             fill.symbolName = symbolFor(stringParam(tool.handle, OGRSTSymbolId), map);
             break;

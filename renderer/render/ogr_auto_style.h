@@ -17,10 +17,11 @@ struct OgrAutoStyle {
     QList<LabelDef> labels;  // the LABEL part, if it has text: instead of the class's
 };
 
-// What one feature of a `type` layer is drawn with.
-OgrAutoStyle ogrAutoStyle(const QString& styleString, LayerType type, const MapDef& map);
+// What one feature of a `type` layer is drawn with. cellSize: the view's map
+// units per pixel, which sizes in ground units ("w:10g") are divided by.
+OgrAutoStyle ogrAutoStyle(const QString& styleString, LayerType type, const MapDef& map, double cellSize = 1);
 
 // Its styles alone; empty when the string has none MapTune draws.
-QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const MapDef& map);
+QList<StyleDef> ogrAutoStyles(const QString& styleString, LayerType type, const MapDef& map, double cellSize = 1);
 
 }  // namespace maptune

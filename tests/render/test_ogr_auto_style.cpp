@@ -18,6 +18,8 @@ private Q_SLOTS:
     void initTestCase();
     void penBrushAndSymbol();
     void labelPart();
+    void sizesInUnitsAndWholePixels_data();
+    void sizesInUnitsAndWholePixels();
     void nothingDrawableGivesNoStyle_data();
     void nothingDrawableGivesNoStyle();
     void featuresDrawnInTheirOwnStyles();
@@ -84,6 +86,33 @@ void TestOgrAutoStyle::penBrushAndSymbol()
 // msOGRUpdateStyleParseLabel: the text as it is, the angle, colours and
 // anchor; a FONTSET font by name (bold and italic variants first), else the
 // built-in font, MEDIUM; an empty text is no label.
+void TestOgrAutoStyle::sizesInUnitsAndWholePixels_data()
+{
+    QTest::addColumn<QString>("style");
+    QTest::addColumn<double>("cellSize");
+    QTest::addColumn<double>("size");
+    // Ground units over the cell size; pixels and points one to one;
+    // millimetres at 72 dpi; each cut to whole pixels (msOGRUpdateStyle).
+    QTest::newRow("ground") << QStringLiteral("PEN(c:#ff0000,w:10g)") << 2.0 << 5.0;
+    QTest::newRow("ground, cut") << QStringLiteral("PEN(c:#ff0000,w:10g)") << 2.0202 << 4.0;
+    QTest::newRow("ground, fine cells") << QStringLiteral("PEN(c:#ff0000,w:10g)") << 0.5 << 20.0;
+    QTest::newRow("pixels, cut") << QStringLiteral("PEN(c:#ff0000,w:3.9px)") << 2.0 << 3.0;
+    QTest::newRow("points") << QStringLiteral("PEN(c:#ff0000,w:4pt)") << 2.0 << 4.0;
+    QTest::newRow("millimetres") << QStringLiteral("PEN(c:#ff0000,w:2mm)") << 2.0 << 5.0;
+    QTest::newRow("symbol in ground units") << QStringLiteral("SYMBOL(id:\"ogr-sym-0\",c:#ff0000,s:25g)") << 2.0202 << 12.0;
+}
+
+void TestOgrAutoStyle::sizesInUnitsAndWholePixels()
+{
+    QFETCH(QString, style);
+    QFETCH(double, cellSize);
+    QFETCH(double, size);
+    const bool pen = style.startsWith(QLatin1String("PEN"));
+    const QList<StyleDef> styles = ogrAutoStyles(style, pen ? LayerType::Line : LayerType::Point, MapDef(), cellSize);
+    QCOMPARE(styles.size(), 1);
+    QCOMPARE(pen ? styles[0].width.value : styles[0].size.value, size);
+}
+
 void TestOgrAutoStyle::labelPart()
 {
     MapDef map;
