@@ -5,10 +5,12 @@
 #include "mapfile/map_paths.h"
 
 #include <QFile>
+#include <QPointF>
 #include <QRegularExpression>
 #include <QTextStream>
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 namespace maptune {
@@ -57,36 +59,76 @@ Result<Crs> resolveProjection(const MapDef& map, const ProjectionDef& projection
     return Crs::fromProjection(projection);
 }
 
+std::optional<QPointF> horizonPoint(const CoordinateTransform& t, QPointF good, QPointF bad)
+{
+    while (std::abs(good.x() - bad.x()) + std::abs(good.y() - bad.y()) > 0.01) {
+        const QPointF mid = (good + bad) * 0.5;
+        double x = mid.x(), y = mid.y();
+        const bool ok = t.transform(&x, &y, 1) == 0;
+        if (mid == (ok ? good : bad)) return std::nullopt;  // no progress left in doubles
+        (ok ? good : bad) = mid;
+    }
+    double x = good.x(), y = good.y();
+    if (t.transform(&x, &y, 1) != 0) return std::nullopt;
+    return QPointF(x, y);
+}
+
 Rect projectRect(const Crs& from, const Crs& to, const Rect& r)
 {
     // A pair that does not transform keeps the box as it is.
     const std::shared_ptr<CoordinateTransform> t = CoordinateTransform::forThread(from, to).valueOr(nullptr);
     if (!t || t->isIdentity()) return r;
-    // msProjectRectAsPolygon: 100 steps along each edge and the diagonal.
+    // msProjectRectAsPolygon: a ring of 100 steps along each edge -- bottom,
+    // right, top, left -- then back along the diagonal, so that a projection
+    // whose extreme values lie inside the box is still sampled.
     constexpr int kSamples = 100;
-    std::vector<double> xs, ys;
     const double dx = r.width() / kSamples, dy = r.height() / kSamples;
-    for (int i = 0; i <= kSamples; ++i) {
-        const double x = r.minx + i * dx, y = r.miny + i * dy;
-        xs.insert(xs.end(), {x, x, r.minx, r.maxx, x});
-        ys.insert(ys.end(), {r.miny, r.maxy, y, y, y});
-    }
+    std::vector<QPointF> ring;
+    ring.reserve(kSamples * 5 + 3);
+    if (dx != 0)
+        for (int i = 0; i <= kSamples; ++i) ring.emplace_back(r.minx + i * dx, r.miny);
+    if (dy != 0)
+        for (int i = 1; i <= kSamples; ++i) ring.emplace_back(r.maxx, r.miny + i * dy);
+    if (dx != 0)
+        for (int i = kSamples - 1; i >= 0; --i) ring.emplace_back(r.minx + i * dx, r.maxy);
+    if (dy != 0)
+        for (int i = kSamples - 1; i >= 0; --i) ring.emplace_back(r.minx, r.miny + i * dy);
+    if (dx != 0 && dy != 0)
+        for (int i = kSamples - 2; i >= 1; --i) ring.emplace_back(r.minx + i * dx, r.miny + i * dy);
+    if (ring.empty()) ring.emplace_back(r.minx, r.miny);
+
+    std::vector<double> xs(ring.size()), ys(ring.size());
+    for (size_t i = 0; i < ring.size(); ++i) xs[i] = ring[i].x(), ys[i] = ring[i].y();
     t->transform(xs.data(), ys.data(), int(xs.size()));
     Rect out{HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (size_t i = 0; i < xs.size(); ++i) {
-        if (!std::isfinite(xs[i]) || !std::isfinite(ys[i])) continue;
-        out.minx = std::min(out.minx, xs[i]);
-        out.maxx = std::max(out.maxx, xs[i]);
-        out.miny = std::min(out.miny, ys[i]);
-        out.maxy = std::max(out.maxy, ys[i]);
+    const auto grow = [&out](double x, double y) {
+        out.minx = std::min(out.minx, x);
+        out.maxx = std::max(out.maxx, x);
+        out.miny = std::min(out.miny, y);
+        out.maxy = std::max(out.maxy, y);
+    };
+    // msProjectShapeLine: where the ring leaves or re-enters the target's
+    // domain, the horizon point between the two samples counts too.
+    for (size_t i = 0; i < ring.size(); ++i) {
+        const bool ok = std::isfinite(xs[i]) && std::isfinite(ys[i]);
+        if (ok) grow(xs[i], ys[i]);
+        if (i == 0) continue;
+        const bool wasOk = std::isfinite(xs[i - 1]) && std::isfinite(ys[i - 1]);
+        if (ok == wasOk) continue;
+        if (const auto edge = ok ? horizonPoint(*t, ring[i], ring[i - 1]) : horizonPoint(*t, ring[i - 1], ring[i]))
+            grow(edge->x(), edge->y());
     }
     if (out.minx > out.maxx) return r;
-    // From a polar projection to longitudes and latitudes, a rectangle around
-    // the pole spans every longitude up to the pole (msProjectRect).
-    if (!from.isGeographic() && to.isGeographic() && r.minx <= 0 && r.miny <= 0 && r.maxx >= 0 && r.maxy >= 0) {
-        double x = 0, y = 0;
-        t->transform(&x, &y, 1);
-        if (std::abs(std::abs(y) - 90) < 1e-8) out.minx = -180, out.maxx = 180, out.maxy = y;
+    if (!from.isGeographic() && to.isGeographic()) {
+        // From a polar projection to longitudes and latitudes, a rectangle
+        // around the pole spans every longitude up to the pole (msProjectRect).
+        if (r.minx <= 0 && r.miny <= 0 && r.maxx >= 0 && r.maxy >= 0) {
+            double x = 0, y = 0;
+            t->transform(&x, &y, 1);
+            if (std::abs(std::abs(y) - 90) < 1e-8) out.minx = -180, out.maxx = 180, out.maxy = y;
+        }
+        // More than the whole world wide is the whole world.
+        if (out.maxx - out.minx > 360.0) out.minx = -180, out.maxx = 180;
     }
     return out;
 }

@@ -2,6 +2,7 @@
 
 #include "data/list_cursor.h"
 #include "geo/coordinate_transform.h"
+#include "geo/map_projection.h"
 
 #include <QRegularExpression>
 
@@ -126,7 +127,7 @@ Result<std::unique_ptr<FeatureCursor>> GraticuleSource::query(const FeatureQuery
         if (!there || !back) return Error(QStringLiteral("GRID: ") + (there ? back.message() : there.message()));
         toLayer = std::move(there).value();
         toMap = std::move(back).value();
-        rect = toLayer->transformBounds(mapRect);
+        rect = projectRect(view.crs, *m_crs, mapRect);
         if (!rect.isValid() || !std::isfinite(rect.width()) || !std::isfinite(rect.height()))
             return std::unique_ptr<FeatureCursor>(new ListCursor(fields, {}));
     }
@@ -145,69 +146,102 @@ Result<std::unique_ptr<FeatureCursor>> GraticuleSource::query(const FeatureQuery
 
     // The map's edges in the layer's CRS, as two-point lines (Web Mercator
     // clamped to its valid width first).
+    const bool webMercatorToDegrees = project && view.crs.authId() == QLatin1String("EPSG:3857") && m_crs->isGeographic();
     Rect edges = mapRect;
-    if (project && view.crs.authId() == QLatin1String("EPSG:3857") && m_crs->isGeographic()) {
+    if (webMercatorToDegrees) {
         edges.minx = std::max(edges.minx, -20037508.0);
         edges.maxx = std::min(edges.maxx, 20037508.0);
     }
+    // A corner off the layer's domain (past an orthographic globe's horizon)
+    // keeps its map coordinates, as msProjectPointEx leaves a point it
+    // cannot transform; the crossings below then run along the edge anyway.
     const auto inLayer = [&](double x, double y) {
-        if (toLayer) toLayer->transform(&x, &y, 1);
-        return QPointF(x, y);
+        double lx = x, ly = y;
+        if (toLayer && toLayer->transform(&lx, &ly, 1) != 0) return QPointF(x, y);
+        return QPointF(lx, ly);
     };
     const QPointF bottomL = inLayer(edges.minx, edges.miny), bottomR = inLayer(edges.maxx, edges.miny);
     const QPointF topL = inLayer(edges.minx, edges.maxy), topR = inLayer(edges.maxx, edges.maxy);
     const QPointF leftB = bottomL, leftT = topL, rightB = bottomR, rightT = topR;
 
-    // A layer point to map pixels (rounded) and back.
-    const auto toPixel = [&](QPointF p, bool& ok) {
+    // A layer point in the map's CRS; nullopt where it does not transform.
+    const auto inMap = [&](QPointF p) -> std::optional<QPointF> {
         double x = p.x(), y = p.y();
-        if (toMap) toMap->transform(&x, &y, 1);
-        ok = std::isfinite(x) && std::isfinite(y) && (!project || m_crs->isGeographic() == view.crs.isGeographic() || QPointF(x, y) != p);
-        return QPointF(std::round((x - mapRect.minx) / cell), std::round((mapRect.maxy - y) / cellY));
+        if (toMap && toMap->transform(&x, &y, 1) != 0) return std::nullopt;
+        if (!std::isfinite(x) || !std::isfinite(y)) return std::nullopt;
+        return QPointF(x, y);
     };
-    const auto fromPixel = [&](QPointF px) {
-        double x = mapRect.minx + px.x() * cell, y = mapRect.maxy - px.y() * cellY;
+    // msProjectShapeEx on the label's two points: one past the horizon is
+    // replaced by the horizon point between them; both, and there is none.
+    const auto segmentInMap = [&](QPointF p0, QPointF p1) -> std::optional<std::pair<QPointF, QPointF>> {
+        std::optional<QPointF> a = inMap(p0), b = inMap(p1);
+        if (!a && !b) return std::nullopt;
+        if (!a) a = toMap ? horizonPoint(*toMap, p1, p0) : std::nullopt;
+        if (!b) b = toMap ? horizonPoint(*toMap, p0, p1) : std::nullopt;
+        if (!a || !b) return std::nullopt;
+        return std::pair{*a, *b};
+    };
+    const auto toPixel = [&](QPointF m) {
+        return QPointF(std::round((m.x() - mapRect.minx) / cell), std::round((mapRect.maxy - m.y()) / cellY));
+    };
+    const auto pixelToMap = [&](QPointF px) { return QPointF(mapRect.minx + px.x() * cell, mapRect.maxy - px.y() * cellY); };
+    const auto toLayerPoint = [&](QPointF m) {
+        double x = m.x(), y = m.y();
         if (toLayer) toLayer->transform(&x, &y, 1);
         return QPointF(x, y);
     };
 
     QList<Feature> features;
     qint64 id = 0;
-    // The label segment where a line crosses a map edge: `at` in the layer's
-    // CRS, moved to pixels, stretched inward by twice the label's size plus
-    // 5 px, and back; the line's own coordinate kept.
-    const auto labelSegment = [&](QPointF at, bool vertical, bool startEdge, double value) -> Result<void> {
+    enum class Side { Bottom, Top, Left, Right };
+    // _AdjustLabelPosition: the label's two points (`p0`, `p1`, in the
+    // layer's CRS) moved to pixels, stretched from the edge inward by twice
+    // the label's size plus 5 px, and back; the line's own coordinate kept.
+    const auto labelSegment = [&](QPointF p0, QPointF p1, Side side, double value) -> Result<void> {
         Result<QString> text = s.format(value);
         if (!text) return text.error();
-        bool ok = false;
-        QPointF p = toPixel(at, ok);
-        if (!ok) return {};
+        const auto inMapPair = segmentInMap(p0, p1);
+        if (!inMapPair) return {};
+        // A point that comes back unchanged did not transform (MapServer's
+        // "poor man detection" between geographic and projected systems).
+        if (project && m_crs->isGeographic() != view.crs.isGeographic() && inMapPair->first == p0) return {};
+        QPointF a = toPixel(inMapPair->first), b = toPixel(inMapPair->second);
         const QSizeF size = m_measure(*text);
-        QPointF a = p, b = p;
-        if (vertical) {
-            const double reach = std::abs(size.height()) * 2 + 5;
-            a.setY(startEdge ? H - reach : reach);
-            b.setY(startEdge ? H : 0);
-        } else {
-            const double reach = std::abs(size.width()) * 2 + 5;
-            a.setX(startEdge ? 0 : W - reach);
-            b.setX(startEdge ? reach : W);
+        const double reachY = std::abs(size.height()) * 2 + 5, reachX = std::abs(size.width()) * 2 + 5;
+        switch (side) {
+        case Side::Bottom: b.setY(H), a.setY(H - reachY); break;
+        case Side::Top: b.setY(0), a.setY(reachY); break;
+        case Side::Left: a.setX(0), b.setX(reachX); break;
+        case Side::Right: b.setX(W), a.setX(W - reachX); break;
         }
-        QPointF la = fromPixel(a), lb = fromPixel(b);
-        if (vertical) la.setX(at.x()), lb.setX(at.x());
-        else la.setY(at.y()), lb.setY(at.y());
+        QPointF ma = pixelToMap(a), mb = pixelToMap(b);
+        // Web Mercator to degrees: a left or right label kept inside the
+        // projection's valid width.
+        if (webMercatorToDegrees && side == Side::Left && ma.x() < -20037508) {
+            mb.setX(-20037508 + (mb.x() - ma.x()));
+            ma.setX(-20037508);
+        }
+        if (webMercatorToDegrees && side == Side::Right && mb.x() > 20037508) {
+            ma.setX(20037508 - (mb.x() - ma.x()));
+            mb.setX(20037508);
+        }
+        QPointF la = toLayerPoint(ma), lb = toLayerPoint(mb);
+        if (side == Side::Bottom || side == Side::Top) la.setX(p0.x()), lb.setX(p0.x());
+        else la.setY(p0.y()), lb.setY(p0.y());
         if (!std::isfinite(la.x() + la.y() + lb.x() + lb.y())) return {};
         features << lineFeature(id++, {la.x(), la.y(), lb.x(), lb.y()}, *text);
         return {};
     };
-    const auto crossing = [](QPointF e0, QPointF e1, double along, bool vertical) {
-        // Where an edge (a straight line in the layer's CRS) meets the line.
+    // Where an edge (a straight line in the layer's CRS) meets the line at
+    // `v`, measured from the edge's first point -- but from its second
+    // point's height for the top edge, as msGraticuleLayerNextShape does.
+    const auto crossing = [](QPointF e0, QPointF e1, double v, bool vertical, bool fromSecond) {
         if (vertical) {
-            const double t = std::abs((along - e0.x()) / (e1.x() - e0.x()));
-            return QPointF(along, (e1.y() - e0.y()) * t + e0.y());
+            const double t = std::abs((v - e0.x()) / (e1.x() - e0.x()));
+            return QPointF(v, (e1.y() - e0.y()) * t + (fromSecond ? e1.y() : e0.y()));
         }
-        const double t = std::abs((along - e0.y()) / (e1.y() - e0.y()));
-        return QPointF((e1.x() - e0.x()) * t + e0.x(), along);
+        const double t = std::abs((v - e0.y()) / (e1.y() - e0.y()));
+        return QPointF((e1.x() - e0.x()) * t + e0.x(), v);
     };
 
     // Meridians (vertical: x fixed, labelled at the bottom and top edges),
@@ -221,8 +255,14 @@ Result<std::unique_ptr<FeatureCursor>> GraticuleSource::query(const FeatureQuery
             const double v = along.min + i * along.interval;
             if (v > along.max + along.interval * 1e-9) break;
             if (m_labelled) {
-                if (auto r = labelSegment(crossing(edge0a, edge0b, v, vertical), vertical, true, v); !r) return r.error();
-                if (auto r = labelSegment(crossing(edge1a, edge1b, v, vertical), vertical, false, v); !r) return r.error();
+                // Each label line is one step of the arc long, running inward
+                // from the bottom or left edge, outward to the top or right.
+                const double step = (across.max - across.min) / segments;
+                const QPointF start = crossing(edge0a, edge0b, v, vertical, false);
+                const QPointF end = crossing(edge1a, edge1b, v, vertical, vertical);
+                const QPointF along = vertical ? QPointF(0, step) : QPointF(step, 0);
+                if (auto r = labelSegment(start, start + along, vertical ? Side::Bottom : Side::Left, v); !r) return r.error();
+                if (auto r = labelSegment(end - along, end, vertical ? Side::Top : Side::Right, v); !r) return r.error();
             }
             std::vector<double> xy;
             xy.reserve(size_t(segments + 1) * 2);

@@ -2,6 +2,7 @@
 
 #include "geo/coordinate_transform.h"
 #include "geo/crs.h"
+#include "geo/map_projection.h"
 #include "geo/map_view.h"
 
 #include <QtTest>
@@ -69,6 +70,40 @@ private Q_SLOTS:
         // R*lon and R*ln(tan(pi/4+lat/2)) with R = 6378137 (spherical Web Mercator).
         QVERIFY2(qAbs(x - 15557210.533) < 0.01, qPrintable(QString::number(x, 'f', 3)));
         QVERIFY2(qAbs(y - 4257391.387) < 0.01, qPrintable(QString::number(y, 'f', 3)));
+    }
+
+    // msProjectRect: samples past an orthographic globe's horizon fail, and
+    // the horizon point between the last good one and the first bad one
+    // (found to 0.01 m) still counts, so the bounds reach the limb: the
+    // meridian 90 degrees from the centre.
+    void projectRectReachesTheHorizon()
+    {
+        const auto ortho = Crs::fromProjection(ProjectionDef{{QStringLiteral("+proj=ortho +datum=WGS84")}});
+        const auto wgs84 = Crs::fromUserInput("EPSG:4326");
+        QVERIFY(ortho && wgs84);
+        const Rect r = projectRect(*ortho, *wgs84, Rect{-10000000, -2500000, 0, 2500000});
+        QVERIFY2(qAbs(r.minx - -90) < 0.01, qPrintable(QString::number(r.minx, 'f', 6)));
+        QVERIFY2(qAbs(r.maxx) < 1e-6, qPrintable(QString::number(r.maxx, 'f', 6)));
+        QVERIFY(r.miny < -22 && r.miny > -24 && r.maxy > 22 && r.maxy < 24);
+
+        const auto made = CoordinateTransform::forThread(*ortho, *wgs84);
+        QVERIFY(made);
+        const std::optional<QPointF> edge = horizonPoint(**made, QPointF(0, 0), QPointF(-10000000, 0));
+        QVERIFY(edge);
+        QVERIFY2(qAbs(edge->x() - -90) < 0.01 && qAbs(edge->y()) < 1e-6, qPrintable(QString::number(edge->x(), 'f', 6)));
+        QVERIFY(!horizonPoint(**made, QPointF(-9000000, 0), QPointF(-10000000, 0)));
+    }
+
+    // A box wider than the world in a projection comes back as the whole
+    // world's longitudes, not as more than 360 degrees.
+    void projectRectWiderThanTheWorld()
+    {
+        const auto eqc = Crs::fromProjection(ProjectionDef{{QStringLiteral("+proj=eqc +datum=WGS84 +over")}});
+        const auto wgs84 = Crs::fromUserInput("EPSG:4326");
+        QVERIFY(eqc && wgs84);
+        const Rect r = projectRect(*eqc, *wgs84, Rect{-30000000, -1000000, 30000000, 1000000});
+        QCOMPARE(r.minx, -180.0);
+        QCOMPARE(r.maxx, 180.0);
     }
 
     void crs84IsLonLat()

@@ -124,6 +124,32 @@ private Q_SLOTS:
                 red += qRed(r.image.pixel(x, y)) > 200 && qGreen(r.image.pixel(x, y)) < 100;
         QVERIFY(red > 20);
     }
+
+    // An orthographic map whose left corners lie off the globe: those
+    // corners keep their map coordinates (msProjectPointEx), so the bottom
+    // edge still meets every meridian and each gets its label there.
+    void labelsWhereCornersAreOffTheGlobe()
+    {
+        const QByteArray text = "MAP\n SIZE 400 200\n EXTENT -10000000 -2500000 0 2500000\n IMAGECOLOR 255 255 255\n"
+                                " PROJECTION \"+proj=ortho +datum=WGS84\" END\n"
+                                " LAYER NAME \"grid\" TYPE LINE STATUS ON\n"
+                                "  PROJECTION \"init=epsg:4326\" END\n"
+                                "  CLASS STYLE COLOR 0 0 0 END LABEL SIZE 8 COLOR 255 0 0 END END\n"
+                                "  GRID LABELFORMAT \"DD\" MAXARCS 10 MAXINTERVAL 5 MAXSUBDIVIDE 2 END\n END\nEND\n";
+        LoadResult loaded = parseMapText(text, QStringLiteral("ortho_grid.map"));
+        QVERIFY(loaded.ok());
+        const RenderResult r = MapRenderer(PreparedMap::prepare(loaded.map)).render({});
+        QVERIFY2(r.ok() && r.trace.layers.first().error.isEmpty(), qPrintable(r.error + r.trace.layers.first().error));
+        int red = 0;
+        for (int y = 170; y < 200; ++y)
+            for (int x = 140; x < 360; ++x)
+                red += qRed(r.image.pixel(x, y)) > 200 && qGreen(r.image.pixel(x, y)) < 100;
+        QVERIFY2(red > 40, qPrintable(QString::number(red)));
+        // The meridians reach the horizon at 90 degrees west: a line near the limb.
+        int darkLeft = 0;
+        for (int x = 140; x < 160; ++x) darkLeft += dark(r.image, x, 100);
+        QVERIFY(darkLeft > 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGraticule)
