@@ -58,7 +58,7 @@ struct ServeOptions {
     int instances = 1;        // how many serve processes share the database (for the budget)
     int pgBudget = 0;         // the database's connections for all of them; 0: no check
     bool allowProfile = false;// &MAPTUNE_PROFILE=json from any client
-    int gdalCacheMb = 0;      // GDAL's raster block cache for the process; 0: GDAL's default (GDAL_CACHEMAX or 5 % of RAM)
+    int gdalCacheMb = 0;      // GDAL's raster block cache for the process; 0: BlockCacheBudget's adaptive one
 };
 int runServe(const ServeOptions& o);  // until SIGINT/SIGTERM
 

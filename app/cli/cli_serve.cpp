@@ -1,5 +1,6 @@
 #include "cli/cli_commands.h"
 
+#include "raster/block_cache_budget.h"
 #include "wms/online_resource.h"
 #include "server/fastcgi_server.h"
 #include "server/http_server.h"
@@ -8,8 +9,6 @@
 
 #include <QDir>
 #include <QUrl>
-
-#include <gdal.h>
 
 #include <poll.h>
 
@@ -90,7 +89,8 @@ int runServe(const ServeOptions& o)
         for (const QString& r : o.allowedRoots) roots << (QDir::isAbsolutePath(r) ? r : QDir::current().absoluteFilePath(r));
         qputenv("MAPTUNE_ALLOWED_ROOTS", roots.join(QLatin1Char(';')).toUtf8());
     }
-    if (o.gdalCacheMb > 0) GDALSetCacheMax64(GIntBig(o.gdalCacheMb) * 1024 * 1024);
+    if (o.gdalCacheMb > 0) BlockCacheBudget::setFixed(qint64(o.gdalCacheMb) * 1024 * 1024);
+    else BlockCacheBudget::startAdaptive();
     // One pool for every served map, reloads included.
     MapRegistry registry(std::make_shared<const EngineContext>(o.pg));
     for (const QString& path : o.mapfiles)

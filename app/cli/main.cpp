@@ -96,7 +96,8 @@ int main(int argc, char** argv)
 
     int sGdalCache = 0;
     serve->add_option("--gdal-cache-mb", sGdalCache,
-                      "GDAL's raster block cache for the whole process, in MB (default: GDAL_CACHEMAX, else 5 % of RAM); "
+                      "GDAL's raster block cache for the whole process, in MB (default: GDAL_CACHEMAX if set, else 256 MB until "
+                      "a JPEG 2000 or other wavelet-coded raster is opened, then 5 % of RAM); "
                       "the cache all workers share, the largest part of the server's memory under raster load")
         ->check(CLI::NonNegativeNumber)->capture_default_str();
     double sDrain = 2;

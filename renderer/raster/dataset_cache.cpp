@@ -1,5 +1,7 @@
 #include "raster/dataset_cache.h"
 
+#include "raster/block_cache_budget.h"
+
 #include <cpl_error.h>
 #include <cpl_string.h>
 #include <gdal.h>
@@ -56,6 +58,7 @@ Result<GDALDatasetH> DatasetCache::open(const QString& path, const QStringList& 
         const QString msg = QString::fromUtf8(CPLGetLastErrorMsg());
         return Error(msg.isEmpty() ? QStringLiteral("not a raster GDAL can read") : msg);
     }
+    BlockCacheBudget::noteOpened(ds);
     cache.entries.push_front({key, ds});
     while (int(cache.entries.size()) > kCapacity) {
         GDALClose(cache.entries.back().handle);
