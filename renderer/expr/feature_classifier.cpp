@@ -67,8 +67,9 @@ Result<std::shared_ptr<const LayerExpressions>> LayerExpressions::compile(const 
             addUnique(attributes, l.size.attribute);
             addUnique(attributes, l.angle.attribute);
             addUnique(attributes, l.color.attribute);
-            if (l.text.isSet()) {
-                if (auto t = Expression::compile(l.text))
+            for (const ExpressionDef* e : {&l.text, &l.expression}) {
+                if (!e->isSet()) continue;
+                if (auto t = Expression::compile(*e))
                     for (const QString& a : t->attributes()) addUnique(attributes, a);
             }
         }

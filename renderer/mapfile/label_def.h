@@ -43,6 +43,7 @@ struct LabelDef {
     double maxScaleDenom = -1;
     int priority = 1;
     ExpressionDef text;             // TEXT inside LABEL
+    ExpressionDef expression;       // EXPRESSION inside LABEL: drawn only for the features it matches
     QString encoding;
     QList<StyleDef> styles;         // label background styles
     QList<ExtraProperty> extras;

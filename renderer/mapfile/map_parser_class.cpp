@@ -227,7 +227,7 @@ const KeywordTable<LabelDef>& labelTable()
                                             l.styles.append(std::move(s));
                                         },
                                         true}},
-            {QStringLiteral("EXPRESSION"), extraField<LabelDef>(1)},
+            {QStringLiteral("EXPRESSION"), expressionField(&LabelDef::expression)},
             {QStringLiteral("ANTIALIAS"), extraField<LabelDef>(1)},
             {QStringLiteral("MAXOVERLAPANGLE"), extraField<LabelDef>(1)},
             {QStringLiteral("LEADER"), extraField<LabelDef>(-1)},

@@ -268,6 +268,7 @@ void Writer::label(const LabelDef& l)
     integer("MAXLENGTH", l.maxLength, d.maxLength);
     integer("PRIORITY", l.priority, d.priority);
     expr("TEXT", l.text);
+    expr("EXPRESSION", l.expression);
     string("ENCODING", l.encoding);
     number("MINSCALEDENOM", l.minScaleDenom, d.minScaleDenom);
     number("MAXSCALEDENOM", l.maxScaleDenom, d.maxScaleDenom);

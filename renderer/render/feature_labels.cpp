@@ -1,5 +1,6 @@
 #include "render/feature_labels.h"
 
+#include "expr/expression.h"
 #include "expr/feature_classifier.h"
 #include "mapfile/processing.h"
 #include "render/draw_item.h"
@@ -132,7 +133,9 @@ private:
     void queueAt(const DrawItem& item, const ClassDef& c, const QList<LabelDef>& labels, const QString& classText,
                  const std::optional<QPointF>& at, int group)
     {
-        for (const LabelDef& l : labels) {
+        for (qsizetype index = 0; index < labels.size(); ++index) {
+            const LabelDef& l = labels[index];
+            if (!item.ownLabels && !labelMatches(item.cls, index, l, item.values)) continue;
             // LABEL TEXT overrides the class TEXT / LABELITEM for this label;
             // an OGR style string's text is taken as it is.
             const QString text = item.ownLabels                                    ? l.text.text
@@ -169,6 +172,7 @@ private:
             cand.group = m_layer.type == LayerType::Line ? m_labels.nextGroup() : group;
             cand.scaleFactor = m_scaleFactor;
             cand.resolutionFactor = m_rf;
+            cand.leader = leaderOf(item.cls, c);
             // ANGLE FOLLOW/AUTO/AUTO2: the cache lays the label along the line, knowing the font.
             if (!l.angleMode.isEmpty() && m_layer.type == LayerType::Line) {
                 cand.line = item.parts;
@@ -195,6 +199,34 @@ private:
         return *m_pointMarker;
     }
 
+    // LABEL EXPRESSION (msGetLabelStatus): the label is drawn for the
+    // features it matches, tested as a CLASS EXPRESSION is, against
+    // CLASSITEM. One that does not compile or bind matches nothing.
+    bool labelMatches(int cls, qsizetype index, const LabelDef& l, const QStringList& values)
+    {
+        if (!l.expression.isSet()) return true;
+        const qint64 key = (qint64(cls) << 32) | qint64(index);
+        auto found = m_labelExpressions.find(key);
+        if (found == m_labelExpressions.end()) {
+            std::optional<BoundExpression> bound;
+            if (const Result<Expression> compiled = Expression::compile(l.expression))
+                bound = compiled->bind(m_fields, m_layer.classItem).toOptional();
+            found = m_labelExpressions.insert(key, bound);
+        }
+        return found.value() && found.value()->matches(values);
+    }
+
+    // A class's LEADER, read once per class and render.
+    std::shared_ptr<const LabelLeader> leaderOf(int cls, const ClassDef& c)
+    {
+        auto found = m_leaders.find(cls);
+        if (found == m_leaders.end()) {
+            const std::optional<LabelLeader> leader = LabelLeader::fromClass(c);
+            found = m_leaders.insert(cls, leader ? std::make_shared<const LabelLeader>(*leader) : nullptr);
+        }
+        return found.value();
+    }
+
     QImage& m_canvas;
     const MapDef& m_map;
     const LayerDef& m_layer;
@@ -208,6 +240,8 @@ private:
     const bool m_cached;
     const bool m_noClip;         // PROCESSING LABEL_NO_CLIP
     QHash<int, QSizeF> m_classMarkers;
+    QHash<int, std::shared_ptr<const LabelLeader>> m_leaders;
+    QHash<qint64, std::optional<BoundExpression>> m_labelExpressions;
     std::optional<QSizeF> m_pointMarker;  // the current feature's
 };
 

@@ -269,6 +269,7 @@ struct Placed {
     QString text;
     QPointF anchor;
     int group = 0;
+    QLineF leader;  // from the label point to the moved label; null: none
 };
 
 // Items filed under the grid cells their boxes touch, so that a collision
@@ -370,6 +371,9 @@ public:
             return false;
         auto clashes = [&](const Placed& p) { return p.footprint.intersects(s.footprint); };
         if (m_placedIndex.any(near, [&](qsizetype i) { return clashes(m_placed[i]); })) return false;
+        // Placed labels' leader lines are obstacles too.
+        for (const QLineF& leader : m_leaders)
+            if (s.footprint.crossedBy(leader)) return false;
         if (!forceGroup && std::any_of(pending.cbegin(), pending.cend(), clashes)) return false;
         if (c.style.minDistance > 0) {
             const double d = c.style.minDistance * c.resolutionFactor;
@@ -387,7 +391,26 @@ public:
         for (const Placed& p : placed) {
             m_placedIndex.insert(covering(p.footprint.bounds().united(p.ink), p.anchor), m_placed.size());
             m_placed << p;
+            if (!p.leader.isNull()) m_leaders << p.leader;
         }
+    }
+
+    // msTestLabelCacheLeaderCollision: a leader line may not cross a placed
+    // label's edges, nor the leader of a placed label whose box it meets.
+    bool leaderFits(const QLineF& leader) const
+    {
+        const QRectF box = QRectF(leader.p1(), leader.p2()).normalized().adjusted(-0.5, -0.5, 0.5, 0.5);
+        return !m_placedIndex.any(box, [&](qsizetype i) {
+            const Placed& p = m_placed[i];
+            if (!p.footprint.bounds().intersects(box)) return false;
+            return p.footprint.crossedBy(leader) || (!p.leader.isNull() && segmentsIntersect(leader, p.leader));
+        });
+    }
+
+    // Whether a point is off the map's edge buffer (labelcache_map_edge_buffer).
+    bool insideGutter(QPointF p) const
+    {
+        return p.x() >= m_gutter && p.y() >= m_gutter && p.x() < m_width - m_gutter && p.y() < m_height - m_gutter;
     }
 
 private:
@@ -399,6 +422,7 @@ private:
     int m_width, m_height;
     double m_gutter;
     QList<Placed> m_placed;
+    QList<QLineF> m_leaders;
     std::vector<MarkerRoom> m_markers;
     CellIndex m_placedIndex, m_markerIndex;
 };
@@ -419,6 +443,72 @@ QList<Group> groupsOf(const QList<LabelCandidate>& candidates)
         groups << Group{i, 1, std::clamp(candidates[i].style.priority, 1, 10)};
     }
     return groups;
+}
+
+// A group that did not fit at its label point, kept for its LEADER: each
+// label with the position it had there (none: markers only).
+struct Deferred {
+    qsizetype first = 0;
+    int priority = 1;
+    QList<std::pair<qsizetype, std::optional<LabelPosition>>> members;
+};
+
+// msDrawOffsettedLabels: the group moved as a whole to each of its leader's
+// offsets in turn; where every label fits (not against each other), and the
+// leader line crosses no placed label, the group and its line are placed
+// and drawn, the line first. Returns the labels drawn.
+int placeWithLeader(QImage& canvas, const Deferred& d, const QList<LabelCandidate>& candidates, Placement& placement,
+                    QList<LayerTrace>* layers)
+{
+    const LabelCandidate& head = candidates[d.first];
+    const QPointF origin = head.anchor;
+    if (!placement.insideGutter(origin)) return 0;
+    struct Moved {
+        LabelCandidate candidate;
+        LabelShape shape;
+    };
+    for (const QPoint& offset : head.leader->offsets()) {
+        const QPointF to = origin + offset;
+        if (!placement.insideGutter(to)) continue;
+        QList<Moved> moved;
+        bool fits = true;
+        for (const auto& [index, position] : d.members) {
+            LabelCandidate c = candidates[index];
+            c.anchor += offset;
+            const QRectF ownMarkers = labelMarkersBox(c);
+            LabelShape s;
+            const TextPath text = layoutFor(c);
+            if (!position || text.isEmpty()) {
+                if (ownMarkers.isNull()) continue;
+                s.ink = ownMarkers;
+                s.footprint.add(QPolygonF(ownMarkers));
+            } else {
+                s = straightShape(c, text, c.anchor, c.angle, *position);
+                if (!ownMarkers.isNull()) s.footprint.add(QPolygonF(ownMarkers));
+            }
+            if (layers && c.layer >= 0 && c.layer < layers->size()) ++(*layers)[c.layer].labelsTried;
+            if (!placement.fits(c, s, {}, true, d.priority, d.first)) {
+                fits = false;
+                break;
+            }
+            moved.append({std::move(c), std::move(s)});
+        }
+        const QLineF leader(origin, to);
+        if (!fits || moved.isEmpty() || !placement.leaderFits(leader)) continue;
+        QList<Placed> placed;
+        for (const Moved& m : moved)
+            placed << Placed{m.shape.footprint, m.shape.ink, m.candidate.text, m.candidate.anchor, int(d.first), {}};
+        placed.first().leader = leader;
+        placement.commit(placed);
+        head.leader->draw(canvas, leader, head.scaleFactor);
+        for (const Moved& m : moved) {
+            drawBackgrounds(canvas, m.candidate, m.shape.labelPoly);
+            TextPainter::draw(canvas, m.shape.glyphs, inkOf(m.candidate));
+            if (layers && m.candidate.layer >= 0 && m.candidate.layer < layers->size()) ++(*layers)[m.candidate.layer].labelsPlaced;
+        }
+        return int(moved.size());
+    }
+    return 0;
 }
 
 }  // namespace
@@ -484,6 +574,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
     }
     int drawn = 0;
     for (int priority = 10; priority >= 1; --priority) {
+        QList<Deferred> waiting;  // groups for their LEADERs, in the order tried
         for (qsizetype gi = groups.size() - 1; gi >= 0; --gi) {
             const Group& g = groups[gi];
             if (g.priority != priority) continue;
@@ -495,6 +586,11 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
             };
             QList<Drawing> toDraw;
             bool ok = true;
+            // With a LEADER a label that does not fit fails nothing yet: the
+            // group is kept, each label at its position (or CC), for later.
+            const bool leader = m_candidates[g.first].leader != nullptr;
+            Deferred deferred{g.first, g.priority, {}};
+            bool missed = false;
             for (qsizetype i = g.first; i < g.first + g.count && ok; ++i) {
                 const LabelCandidate& c = m_candidates[i];
                 const TextPath text = layoutFor(c);
@@ -507,7 +603,12 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                     s.ink = ownMarkers;
                     s.footprint.add(QPolygonF(ownMarkers));
                     if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
+                    deferred.members.append({i, std::nullopt});
                     if (!placement.fits(c, s, pending, forceGroup, g.priority, g.first)) {
+                        if (leader) {
+                            missed = true;
+                            continue;
+                        }
                         ok = false;
                         break;
                     }
@@ -534,13 +635,21 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                                                            ? autoPositions(c.layerType, !c.marker.isEmpty())
                                                            : QList<LabelPosition>{c.style.position};
                 std::optional<LabelShape> chosen;
+                LabelPosition at = c.style.position == LabelPosition::Auto ? LabelPosition::CC : c.style.position;
                 for (qsizetype k = 0; k < positions.size() && !chosen; ++k) {
                     LabelShape s = straightShape(c, text, c.anchor, c.angle, positions[k]);
                     if (!ownMarkers.isNull()) s.footprint.add(QPolygonF(ownMarkers));
                     if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
                     if (placement.fits(c, s, pending, forceGroup, g.priority, g.first)
-                        || (c.style.force && k == positions.size() - 1))
+                        || (c.style.force && k == positions.size() - 1)) {
                         chosen = std::move(s);
+                        at = positions[k];
+                    }
+                }
+                deferred.members.append({i, at});
+                if (!chosen && leader) {
+                    missed = true;
+                    continue;
                 }
                 if (!chosen) {
                     ok = false;
@@ -550,6 +659,10 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                 toDraw.append({&c, chosen->glyphs, chosen->labelPoly});
             }
             if (!ok) continue;
+            if (missed) {
+                waiting << deferred;
+                continue;
+            }
             placement.commit(pending);
             for (const Drawing& d : toDraw) {
                 drawBackgrounds(canvas, *d.candidate, d.labelPoly);
@@ -558,6 +671,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                 ++drawn;
             }
         }
+        for (const Deferred& d : std::as_const(waiting)) drawn += placeWithLeader(canvas, d, m_candidates, placement, layers);
     }
     return drawn;
 }

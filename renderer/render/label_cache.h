@@ -7,10 +7,13 @@
 // (unless FORCE) or come within MINDISTANCE of one with the same text.
 // POSITION AUTO tries MapServer's positions in its order. Labels of line
 // features with ANGLE FOLLOW / AUTO / AUTO2 are laid along their line here
-// (LineLabelPath). Text is laid out and drawn from FreeType outlines
-// (TextPath, TextPainter) so that it lands on MapServer's pixels.
+// (LineLabelPath). A group that does not fit and whose class has a LEADER is
+// tried again around its point once its priority is placed (LabelLeader).
+// Text is laid out and drawn from FreeType outlines (TextPath, TextPainter)
+// so that it lands on MapServer's pixels.
 
 #include "mapfile/map_def.h"
+#include "render/label_leader.h"
 #include "render/symbol_painter.h"
 #include "text/font_list.h"
 #include "trace/trace.h"
@@ -22,6 +25,7 @@
 #include <QSizeF>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace maptune {
@@ -52,6 +56,7 @@ struct LabelCandidate {
     // labelpnt, a label style's default); they also take room from others.
     QList<MarkerStyle> labelMarkers;
     double resolutionFactor = 1;  // RESOLUTION / DEFRESOLUTION: scales REPEATDISTANCE, MINFEATURESIZE, MINDISTANCE
+    std::shared_ptr<const LabelLeader> leader;  // the class's LEADER; null: none
 };
 
 class LabelCache {

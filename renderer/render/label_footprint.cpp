@@ -61,4 +61,32 @@ bool LabelFootprint::intersects(const LabelFootprint& other) const
     return false;
 }
 
+bool segmentsIntersect(const QLineF& s, const QLineF& t)
+{
+    const QPointF r = s.p2() - s.p1(), q = t.p2() - t.p1(), d = t.p1() - s.p1();
+    const double denom = r.x() * q.y() - r.y() * q.x();
+    const double cross = d.x() * r.y() - d.y() * r.x();
+    if (denom == 0) {
+        if (cross != 0) return false;  // parallel, apart
+        // Collinear: do the projections on s overlap?
+        const double len = QPointF::dotProduct(r, r);
+        if (len == 0) return s.p1() == t.p1() || s.p1() == t.p2();
+        const double a = QPointF::dotProduct(d, r) / len, b = QPointF::dotProduct(t.p2() - s.p1(), r) / len;
+        return std::max(a, b) >= 0 && std::min(a, b) <= 1;
+    }
+    const double u = (d.x() * q.y() - d.y() * q.x()) / denom;
+    const double v = cross / denom;
+    return u >= 0 && u <= 1 && v >= 0 && v <= 1;
+}
+
+bool LabelFootprint::crossedBy(const QLineF& segment) const
+{
+    const QRectF box = QRectF(segment.p1(), segment.p2()).normalized();
+    if (!m_bounds.intersects(box.adjusted(-1e-9, -1e-9, 1e-9, 1e-9))) return false;
+    for (const QPolygonF& b : m_boxes)
+        for (qsizetype i = 0; i < b.size(); ++i)
+            if (segmentsIntersect(segment, QLineF(b[i], b[(i + 1) % b.size()]))) return true;
+    return false;
+}
+
 }  // namespace maptune

@@ -1,6 +1,7 @@
 #include "render/symbol_painter.h"
 
 #include "render/stroke_painter.h"
+#include "text/html_entities.h"
 
 #include <QCache>
 #include <QDir>
@@ -263,7 +264,8 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
         const long points = std::max(1L, std::lround(s.size));
         font.setPixelSize(int(std::lround(points * 96.0 / 72.0)));
         QPainterPath path;
-        path.addText(0, 0, font, sym->character);
+        // CHARACTER "&#10140;" names its character as HTML does (msGetFirstGlyph).
+        path.addText(0, 0, font, decodeHtmlEntities(sym->character));
         const QRectF b = path.boundingRect();
         path.translate(-b.center());
         if (s.outline.isValid()) p.strokePath(path, QPen(s.outline, s.outlineWidth * 2));

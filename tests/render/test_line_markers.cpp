@@ -130,6 +130,25 @@ private Q_SLOTS:
         const int height = bottom - top + 1;
         QVERIFY2(height >= 11 && height <= 13, qPrintable(QString::number(height)));
     }
+
+    void trueTypeCharacterAsHtmlReference()
+    {
+        // CHARACTER "&#72;" is the character H, as MapServer reads it.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(writeFile(dir, QStringLiteral("fonts.txt"), "sans /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\n"));
+        const auto draw = [&](const QByteArray& character) {
+            return render(" FONTSET 'fonts.txt'\n"
+                          " SYMBOL NAME 'h' TYPE TRUETYPE FONT 'sans' CHARACTER '" + character + "' END\n"
+                          " LAYER NAME 'p' TYPE POINT STATUS DEFAULT FEATURE POINTS 50 50 END END\n"
+                          "  CLASS STYLE SYMBOL 'h' SIZE 12 COLOR 0 0 0 END END\n END\n",
+                          dir.filePath(QStringLiteral("tt.map")));
+        };
+        const RenderResult literal = draw("H"), reference = draw("&#72;"), hex = draw("&#x48;");
+        QVERIFY2(literal.ok() && reference.ok() && hex.ok(), qPrintable(literal.error + reference.error + hex.error));
+        QCOMPARE(reference.image, literal.image);
+        QCOMPARE(hex.image, literal.image);
+    }
 };
 
 QTEST_MAIN(TestLineMarkers)
