@@ -43,8 +43,9 @@ bool LayerContext::visible(int layer, int depth) const
     if (depth > MaxDepth || layer < 0 || layer >= m_map.layers.size() || !m_selected.contains(layer)) return false;
     const LayerDef& l = m_map.layers[layer];
     if (l.type == LayerType::Query) return false;
-    // A layer with nothing to read is not visible (a template for MapScript).
-    if (l.data.isEmpty() && l.connection.isEmpty() && l.tileIndex.isEmpty() && l.features.isEmpty()
+    // A layer with nothing to read counts as off in another's context (a
+    // template for MapScript); drawn itself, it reports what it lacks.
+    if (depth > 0 && l.data.isEmpty() && l.connection.isEmpty() && l.tileIndex.isEmpty() && l.features.isEmpty()
         && !GraticuleSettings::fromLayer(l))
         return false;
     if (!inDrawScaleRange(l.minScaleDenom, l.maxScaleDenom, m_scaleDenom)) return false;

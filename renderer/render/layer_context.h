@@ -14,8 +14,9 @@ public:
     // selected: the layers the request turns on (STATUS, LAYERS), by index.
     LayerContext(const MapDef& map, const QList<int>& selected, double scaleDenom);
 
-    // msLayerIsVisible: on, with something to read, in its scale range, not
-    // a QUERY layer, and its REQUIRES holds.
+    // msLayerIsVisible: on, in its scale range, not a QUERY layer, and its
+    // REQUIRES holds; in another layer's context it must also have something
+    // to read.
     bool isVisible(int layer) const;
     // The selected layers that are visible, in their order.
     QList<int> visibleLayers() const;
