@@ -197,8 +197,10 @@ std::vector<bool> outerRings(const Geometry& g)
 
 Result<Geometry> buffer(const Geometry& g, double width)
 {
-    // GEOS 3.11 crashes on a NaN width and makes no sense of an infinite one.
-    if (!std::isfinite(width)) return Error(QString());
+    // GEOS 3.11 crashes on a NaN width, makes no sense of an infinite one,
+    // and leaks when a vast one (2.5^772) overflows inside it: no map is
+    // a trillion units across.
+    if (!(std::abs(width) <= 1e12)) return Error(QString());
     return throughGeos(g, QStringLiteral("msGEOSBuffer"), [width](GEOSContextHandle_t h, const GEOSGeometry* in) {
         return GEOSBuffer_r(h, in, width, 30);
     });
