@@ -2,6 +2,7 @@
 
 #include "mapfile/map_loader.h"
 #include "render/stroke_painter.h"
+#include "render/style_resolver.h"
 
 #include <QImage>
 #include <QPainter>
@@ -71,12 +72,9 @@ void LabelLeader::draw(QImage& canvas, const QLineF& line, double scaleFactor) c
         double width = (s.width.value > 0 ? s.width.value : 1) * scaleFactor;
         if (s.minWidth > 0) width = std::max(width, s.minWidth);
         if (s.maxWidth > 0) width = std::min(width, s.maxWidth);
-        QPen pen(QColor(c.r, c.g, c.b, c.a), width);
-        // AGG strokes hairlines with butt caps and bevel joins; wider lines
-        // as the style says (round by default).
-        const bool hair = width <= 1;
-        pen.setCapStyle(hair || s.lineCap == LineCap::Butt ? Qt::FlatCap : s.lineCap == LineCap::Square ? Qt::SquareCap : Qt::RoundCap);
-        pen.setJoinStyle(hair ? Qt::BevelJoin : Qt::RoundJoin);
+        // As every line of a layer: AGG's hairline caps, the style's caps,
+        // joins and PATTERN otherwise.
+        const QPen pen = StyleResolver::linePen(QColor(c.r, c.g, c.b, c.a), width, s, scaleFactor);
         StrokePainter::stroke(p, {QPolygonF{line.p1(), line.p2()}}, pen, false, StrokePainter::coverageFor(s));
     }
 }

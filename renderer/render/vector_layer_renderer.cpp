@@ -5,6 +5,7 @@
 #include "render/feature_source_factory.h"
 #include "data/spatial_filter.h"
 #include "geo/coordinate_transform.h"
+#include "geo/map_projection.h"
 #include "text/text_path.h"
 #include "expr/feature_classifier.h"
 #include "render/draw_item.h"
@@ -115,23 +116,6 @@ bool simplifyPixels(QPolygonF& pts, bool ring)
     return k >= 2;
 }
 
-// msProjectSegment: where the segment from `good` (which reprojects) to
-// `bad` (which does not, e.g. the far side of an orthographic globe) leaves
-// the target's domain, found by bisection in source coordinates; in target
-// coordinates. MapServer keeps that point so clipped shapes end on the edge.
-std::optional<QPointF> domainEdge(const CoordinateTransform& t, QPointF good, QPointF bad)
-{
-    for (int i = 0; i < 48; ++i) {
-        const QPointF mid = (good + bad) / 2;
-        double x = mid.x(), y = mid.y();
-        if (t.transform(&x, &y, 1) == 0) good = mid;
-        else bad = mid;
-    }
-    double x = good.x(), y = good.y();
-    if (t.transform(&x, &y, 1) != 0) return std::nullopt;
-    return QPointF(x, y);
-}
-
 // TYPE CIRCLE: a feature's first two points are opposite corners of the
 // circle's bounding box (MapServer: centre between them, radius from the x
 // distance, or the y distance when that is 0). Returns an empty ring if
@@ -210,7 +194,7 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
             if (ctx.toMap && i > start && ok != prevOk) {
                 const QPointF good(source[2 * (ok ? i : i - 1)], source[2 * (ok ? i : i - 1) + 1]);
                 const QPointF bad(source[2 * (ok ? i - 1 : i)], source[2 * (ok ? i - 1 : i) + 1]);
-                if (const auto edge = domainEdge(*ctx.toMap, good, bad)) add(edge->x(), edge->y());
+                if (const auto edge = horizonPoint(*ctx.toMap, good, bad)) add(edge->x(), edge->y());
             }
             prevOk = ok;
             if (ok) add(x, y);
