@@ -6,6 +6,8 @@
 #include "render/label_leader.h"
 #include "render/map_renderer.h"
 
+#include "map_text_render.h"
+
 #include <QtTest>
 
 using namespace maptune;
@@ -14,13 +16,7 @@ namespace {
 
 RenderResult render(const QByteArray& text)
 {
-    const LoadResult loaded = parseMapText(text, QStringLiteral("leader.map"));
-    if (!loaded.ok()) {
-        RenderResult r;
-        r.error = QStringLiteral("mapfile does not parse");
-        return r;
-    }
-    return MapRenderer(loaded.map).render({});
+    return test::renderMapText(text, QStringLiteral("leader.map"));
 }
 
 bool reddish(QRgb c)

@@ -10,6 +10,8 @@
 #include "render/line_label_path.h"
 #include "render/map_renderer.h"
 
+#include "map_text_render.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -68,13 +70,7 @@ double inkDirection(const QList<QPoint>& pts)
 
 RenderResult renderMap(const QByteArray& text)
 {
-    const LoadResult loaded = parseMapText(text, QStringLiteral("line_labels.map"));
-    if (!loaded.ok()) {
-        RenderResult r;
-        r.error = QStringLiteral("mapfile does not parse");
-        return r;
-    }
-    return MapRenderer(loaded.map).render({});
+    return test::renderMapText(text, QStringLiteral("line_labels.map"));
 }
 
 // A 400x300 map, one unit per pixel (pixel = (x - 0.5, 299.5 - y)); a LINE layer with one feature

@@ -6,6 +6,8 @@
 #include "render/hatch_fill.h"
 #include "render/symbol_fill.h"
 
+#include "map_text_render.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -17,13 +19,7 @@ namespace {
 RenderResult render(const QByteArray& body)
 {
     const QByteArray text = "MAP SIZE 100 100 EXTENT -0.5 -0.5 99.5 99.5 IMAGECOLOR 255 255 255\n" + body + "END\n";
-    const LoadResult loaded = parseMapText(text, QStringLiteral("/tmp/symbol_fill.map"));
-    if (!loaded.ok()) {
-        RenderResult r;
-        r.error = QStringLiteral("mapfile does not parse");
-        return r;
-    }
-    return MapRenderer(loaded.map).render({});
+    return test::renderMapText(text, QStringLiteral("/tmp/symbol_fill.map"));
 }
 
 const QByteArray kRect = " SYMBOL NAME 'rect' TYPE VECTOR POINTS 0 0 20 0 20 10 0 10 0 0 END END\n";

@@ -13,6 +13,8 @@
 #include "text/font_face.h"
 #include "text/text_path.h"
 
+#include "map_text_render.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -40,13 +42,7 @@ QRect inkBox(const QImage& image, QRect within = {})
 
 RenderResult render(const QByteArray& text)
 {
-    const LoadResult loaded = parseMapText(text, QStringLiteral("text_labels.map"));
-    if (!loaded.ok()) {
-        RenderResult r;
-        r.error = QStringLiteral("mapfile does not parse");
-        return r;
-    }
-    return MapRenderer(loaded.map).render({});
+    return test::renderMapText(text, QStringLiteral("text_labels.map"));
 }
 
 LabelCandidate point(const QString& text, QPointF at, int priority = 1)
