@@ -86,6 +86,8 @@ Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format) {
         return writeGdalImage(image, format, Georeference{});
     case ImageFormat::Kind::Raw:
         return Error(QStringLiteral("OUTPUTFORMAT '%1' holds raster values (IMAGEMODE %2), not an image").arg(format.name, format.rawType));
+    case ImageFormat::Kind::Svg:
+        return Error(QStringLiteral("OUTPUTFORMAT '%1' is SVG: it is drawn as vectors, not encoded from pixels").arg(format.name));
     case ImageFormat::Kind::Mixed: {
         const ImageFormat& chosen = format.formatFor(image);
         if (chosen.kind == ImageFormat::Kind::Mixed)

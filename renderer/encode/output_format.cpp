@@ -17,7 +17,7 @@ struct BuiltIn {
 
 // MapServer 8's defaultoutputformats[] order, restricted to what we can encode.
 // "cairopng" draws through our renderer like every raster driver.
-constexpr std::array<BuiltIn, 8> kBuiltIns{{
+constexpr std::array<BuiltIn, 9> kBuiltIns{{
     {"png", "AGG/PNG", "image/png"},
     {"jpeg", "AGG/JPEG", "image/jpeg"},
     {"png8", "AGG/PNG8", "image/png; mode=8bit"},
@@ -25,6 +25,7 @@ constexpr std::array<BuiltIn, 8> kBuiltIns{{
     {"jpegpng", "AGG/MIXED", "image/vnd.jpeg-png"},
     {"jpegpng8", "AGG/MIXED", "image/vnd.jpeg-png8"},
     {"cairopng", "CAIRO/PNG", "image/png"},
+    {"svg", "CAIRO/SVG", "image/svg+xml"},
     {"GTiff", "GDAL/GTiff", "image/tiff"},
 }};
 
@@ -88,6 +89,11 @@ std::optional<ImageFormat> formatForDriver(const QString& driverIn, const QStrin
         f.mimeType = QStringLiteral("image/jpeg");
         f.extension = QStringLiteral("jpg");
         f.name = QStringLiteral("jpeg");
+    } else if (driver == QLatin1String("CAIRO/SVG")) {
+        f.kind = ImageFormat::Kind::Svg;
+        f.mimeType = QStringLiteral("image/svg+xml");
+        f.extension = QStringLiteral("svg");
+        f.name = QStringLiteral("svg");
     } else if (driver == QLatin1String("AGG/MIXED")) {
         f.kind = ImageFormat::Kind::Mixed;
         f.mimeType = QStringLiteral("image/mixed");
@@ -117,7 +123,7 @@ QString finish(ImageFormat& f) {
         f.rgba = false;
     }
     if (f.transparent || f.kind == ImageFormat::Kind::Mixed) f.rgba = true;
-    if (f.kind == ImageFormat::Kind::Mixed) return {};
+    if (f.kind == ImageFormat::Kind::Mixed || f.kind == ImageFormat::Kind::Svg) return {};
     if (f.kind == ImageFormat::Kind::Raw || f.kind == ImageFormat::Kind::Gdal) {
         // msOutputFormatValidate: BAND_COUNT bands of raw data.
         if (auto v = f.options.value(QStringLiteral("BAND_COUNT")); v && f.kind == ImageFormat::Kind::Raw) {
@@ -161,6 +167,7 @@ QString effectiveName(const OutputFormatDef& def) {
     if (driver == QLatin1String("AGG/PNG8")) return QStringLiteral("png8");
     if (driver == QLatin1String("AGG/JPEG")) return QStringLiteral("jpeg");
     if (driver == QLatin1String("CAIRO/PNG")) return QStringLiteral("cairopng");
+    if (driver == QLatin1String("CAIRO/SVG")) return QStringLiteral("svg");
     if (driver.startsWith(QLatin1String("GD/"))) return def.driver.mid(3).toLower();
     const qsizetype slash = def.driver.indexOf(QLatin1Char('/'));
     return slash >= 0 ? def.driver.mid(slash + 1) : def.driver;
@@ -170,7 +177,7 @@ Result<ImageFormat> fromDef(const OutputFormatDef& def) {
     auto f = formatForDriver(def.driver, def.imageMode);
     if (!f) {
         return Error(QStringLiteral("OUTPUTFORMAT '%1': DRIVER '%2' is not supported by MapTune "
-                                    "(use AGG/PNG, AGG/PNG8, AGG/JPEG or a GDAL driver that writes files)").arg(def.name, def.driver));
+                                    "(use AGG/PNG, AGG/PNG8, AGG/JPEG, CAIRO/SVG or a GDAL driver that writes files)").arg(def.name, def.driver));
     }
     f->name = effectiveName(def);
     if (!def.mimeType.isEmpty()) f->mimeType = def.mimeType;

@@ -11,7 +11,8 @@
 //   TRANSPARENT_FORMAT (png24, png8), answered with that format's MIME type.
 //   GDAL/<driver>: written through GDAL (msSaveImageGDAL); with IMAGEMODE BYTE,
 //   INT16 or FLOAT32 the bands hold raster values (raw mode). Built-in "GTiff".
-//   (kml, mvt, svg, pdf... are not handled here.)
+//   "svg" CAIRO/SVG image/svg+xml: drawn as vectors (svg_writer.h).
+//   (kml, mvt, pdf... are not handled here.)
 // - Lookup: the map's OUTPUTFORMATs by MIME type first, then by NAME, then the
 //   built-ins by name or MIME type; all case-insensitive.
 // - IMAGETYPE unset: the first OUTPUTFORMAT of the map, else "png".
@@ -36,7 +37,8 @@ struct MapDef;
 struct ImageFormat {
     // Gdal: the drawn RGB(A) image written by a GDAL driver (GDAL/GTiff ...);
     // Raw: band values, not colours (GDAL/* with IMAGEMODE BYTE, INT16, FLOAT32).
-    enum class Kind { Png, Png8, Jpeg, Mixed, Gdal, Raw };
+    // Svg: drawn as vectors on a VectorSurface (CAIRO/SVG), written by svg_writer.
+    enum class Kind { Png, Png8, Jpeg, Mixed, Gdal, Raw, Svg };
 
     QString name;                 // "png", or the OUTPUTFORMAT NAME
     QString mimeType;             // "image/png", "image/png; mode=8bit", ...

@@ -1,5 +1,7 @@
 #include "render/chart_layer.h"
 
+#include "encode/vector_surface.h"
+
 #include "mapfile/processing.h"
 #include "render/polygon_label_point.h"
 #include "render/stroke_painter.h"
@@ -147,10 +149,10 @@ std::optional<QPointF> ChartPainter::placement(const Geometry& g, double w, doub
 void ChartPainter::fill(const QPolygonF& ring, const StyleDef& style, const StyleResolver& resolver, const QStringList& values)
 {
     const ResolvedStyle r = resolver.resolve(style, values);
-    QPainter p(&m_canvas);
+    QPainter p(VectorSurface::deviceFor(m_canvas));
     p.setRenderHint(QPainter::Antialiasing);
     if (r.color.isValid()) StrokePainter::fillRings(p, {ring}, r.color);
-    if (r.outline.isValid()) StrokePainter::stroke(p, {ring}, StyleResolver::linePen(r.outline, r.width, style, 1), true);
+    if (r.outline.isValid()) StrokePainter::stroke(p, {ring}, StyleResolver::linePen(r.outline, r.width, style, 1, VectorSurface::isVector(p)), true);
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "render/label_cache.h"
 
+#include "encode/vector_surface.h"
+
 #include "render/label_footprint.h"
 #include "render/line_label_path.h"
 #include "render/line_offset.h"
@@ -230,7 +232,7 @@ QList<LabelShape> lineShapes(const LabelCandidate& c, const TextPath& text, cons
 void drawBackgrounds(QImage& canvas, const LabelCandidate& c, const QPolygonF& poly)
 {
     if (!c.labelMarkers.isEmpty()) {
-        QPainter p(&canvas);
+        QPainter p(VectorSurface::deviceFor(canvas));
         p.setRenderHint(QPainter::Antialiasing);
         for (const MarkerStyle& m : c.labelMarkers) SymbolPainter::drawMarker(p, c.anchor, m);
     }
@@ -239,7 +241,7 @@ void drawBackgrounds(QImage& canvas, const LabelCandidate& c, const QPolygonF& p
         if (s.geomTransform.compare(QLatin1String("labelpoly"), Qt::CaseInsensitive) != 0) continue;
         const Color& fill = s.color.color;
         const Color& line = s.outlineColor.color;
-        QPainter p(&canvas);
+        QPainter p(VectorSurface::deviceFor(canvas));
         p.setRenderHint(QPainter::Antialiasing);
         QPainterPath path;
         path.addPolygon(poly);

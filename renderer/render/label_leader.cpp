@@ -1,5 +1,7 @@
 #include "render/label_leader.h"
 
+#include "encode/vector_surface.h"
+
 #include "mapfile/map_loader.h"
 #include "render/stroke_painter.h"
 #include "render/style_resolver.h"
@@ -64,7 +66,7 @@ QList<QPoint> LabelLeader::offsets() const
 
 void LabelLeader::draw(QImage& canvas, const QLineF& line, double scaleFactor) const
 {
-    QPainter p(&canvas);
+    QPainter p(VectorSurface::deviceFor(canvas));
     p.setRenderHint(QPainter::Antialiasing);
     for (const StyleDef& s : styles) {
         const Color& c = s.color.color.isSet() ? s.color.color : s.outlineColor.color;

@@ -1,5 +1,7 @@
 #include "render/legend.h"
 
+#include "encode/vector_surface.h"
+
 #include "render/embed_position.h"
 #include "render/legend_icon.h"
 #include "render/scale_range.h"
@@ -26,7 +28,8 @@ bool isOn(const QString& v)
 
 }  // namespace
 
-QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool transparent, double scaleDenom)
+QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool transparent, double scaleDenom,
+                  VectorSurface* vector)
 {
     const QSize size = legendSize(map, entries);
     if (size.isEmpty()) return {};
@@ -34,9 +37,14 @@ QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool tra
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     const Color bg = legend.imageColor;
     image.fill(transparent || !bg.isSet() ? QColor(Qt::transparent) : QColor(bg.r, bg.g, bg.b));
+    std::optional<VectorSurface::Binding> binding;
+    if (vector) {
+        vector->setSize(size);
+        binding.emplace(image, *vector);
+    }
     const LegendText text = legendText(map);
     const LabelDef label = legend.label.value_or(LabelDef{});
-    QPainter p(&image);
+    QPainter p(VectorSurface::deviceFor(image));
     p.setRenderHint(QPainter::Antialiasing);
     int y = kLegendMargin;
     for (const LegendEntry& e : entries) {
@@ -50,7 +58,7 @@ QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool tra
             const QPointF origin(kLegendMargin + legend.keySizeX + legend.keySpacingX + label.offsetX,
                                  y - path.bounds.bottom() + label.offsetY);
             TextPainter::draw(image, path, origin, 0, text.ink);
-            p.begin(&image);
+            p.begin(VectorSurface::deviceFor(image));
             p.setRenderHint(QPainter::Antialiasing);
         }
         y += legend.keySpacingY;
@@ -85,7 +93,7 @@ QRect embedLegend(QImage& canvas, const MapDef& map, const MapView& view, bool m
     if (position.isEmpty()) position = QStringLiteral("LL");
     // The legend sits flush in its corner: msEmbedLegend takes no offset.
     const QPoint at = embedTopLeft(canvas.size(), image.size(), position);
-    QPainter p(&canvas);
+    QPainter p(VectorSurface::deviceFor(canvas));
     p.drawImage(at, image);
     return QRect(at, image.size());
 }

@@ -12,9 +12,13 @@
 
 namespace maptune {
 
+class VectorSurface;
+
 // `scaleDenom` > 0: the keys as at that scale (see drawLegendIcon); 0:
 // scale-independent, as GetLegendGraphic draws them.
-QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool transparent, double scaleDenom = 0);
+// `vector`: the legend is drawn on it (sized to the legend) instead of into the image.
+QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool transparent, double scaleDenom = 0,
+                  VectorSurface* vector = nullptr);
 
 // The rows of the map's legend at `view`'s scale: layers that are on and
 // not query-only, in scale, in reverse drawing order; classes in scale

@@ -1,7 +1,10 @@
 #include "render/legend_icon.h"
 
+#include "encode/vector_surface.h"
 #include "render/label_cache.h"
 #include "render/legend_layout.h"
+#include "render/stroke_painter.h"
+#include "render/style_resolver.h"
 #include "render/scale_range.h"
 #include "render/style_geom_transform.h"
 #include "render/symbol_painter.h"
@@ -99,6 +102,7 @@ bool drawKeyImage(QPainter& p, const MapDef& map, const ClassDef& cls, const QRe
 
 void strokeZigzag(QPainter& p, const QPainterPath& path, const QColor& c, double width, const StyleDef& s)
 {
+    if (VectorSurface* surface = VectorSurface::of(p)) return surface->strokeLine(p, path, StyleResolver::linePen(c, width, s, 1, true));
     QPen pen(c, width);
     // AGG strokes hairlines with butt caps and bevel joins, whatever LINECAP/LINEJOIN say.
     const bool hair = width <= 1;
@@ -164,6 +168,13 @@ void drawBox(QPainter& p, const MapDef& map, const ClassDef& cls, const QRect& k
         }
         const QColor fill = qcolor(s.color, s.opacity.value / 100.0);
         const QColor outline = qcolor(s.outlineColor, s.opacity.value / 100.0);
+        if (VectorSurface::isVector(p)) {
+            // msDrawLegendIcon's box, on the pixel centres, filled and outlined as any polygon.
+            const QPolygonF ring(box.adjusted(0.5, 0.5, -0.5, -0.5));
+            if (fill.isValid()) StrokePainter::fillRings(p, {ring}, fill);
+            if (outline.isValid()) StrokePainter::stroke(p, {ring}, StyleResolver::linePen(outline, s.width.value, s, 1, true), false);
+            continue;
+        }
         if (fill.isValid()) p.fillRect(box, fill);
         if (outline.isValid()) {
             const double w = std::max(s.width.value, 1.0);
@@ -200,6 +211,8 @@ void drawTextSample(QPainter& p, const MapDef& map, const ClassDef& cls, const Q
     const LegendText text = blockLabelText(map, label, rf);
     const TextPath path = text.layout(QStringLiteral("Az"));
     if (path.isEmpty()) return;
+    if (VectorSurface::isVector(p))
+        return TextPainter::drawVector(p, TextPainter::place(path, keyCentre(key) - path.bounds.center(), 0), text.ink);
     QImage sample(key.size(), QImage::Format_ARGB32_Premultiplied);
     sample.fill(Qt::transparent);
     const QPointF centre = keyCentre(key) - key.topLeft();

@@ -4,6 +4,8 @@
 
 #include "encode/image_encoder.h"
 #include "encode/output_format.h"
+#include "encode/svg_writer.h"
+#include "encode/vector_surface.h"
 #include "geo/map_view.h"
 #include "render/label_cache.h"
 #include "render/layer_context.h"
@@ -147,7 +149,8 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     const QList<int> layers = context.visibleLayers();
 
     // The workbench's canvas (no encoding) shows a raw format's map in colours.
-    if (format->kind == ImageFormat::Kind::Raw && !req.encode) format = fallbackImageFormat();
+    const bool rawOrSvg = format->kind == ImageFormat::Kind::Raw || format->kind == ImageFormat::Kind::Svg;
+    if (rawOrSvg && !req.encode) format = fallbackImageFormat();
     if (format->kind == ImageFormat::Kind::Raw) {
         renderRawMap(prepared, layers, view, *format, req.cancel, result);
         result.trace.totalMs = total.elapsedMs();
@@ -163,6 +166,13 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     if (!bg.isSet()) bg = Color::rgb(255, 255, 255);
     QImage canvas(width, height, QImage::Format_ARGB32_Premultiplied);
     canvas.fill(transparent ? QColor(0, 0, 0, 0) : QColor(bg.r, bg.g, bg.b));
+    // SVG: the painters draw their shapes on the surface instead of the canvas.
+    std::optional<VectorSurface> surface;
+    std::optional<VectorSurface::Binding> binding;
+    if (format->kind == ImageFormat::Kind::Svg) {
+        surface.emplace(QSize(width, height));
+        binding.emplace(canvas, *surface);
+    }
 
     LabelCache labels;
     for (int index : *selected) {
@@ -183,11 +193,15 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         const double opacity = layer->type == LayerType::Raster ? 1.0 : layerOpacity(*layer);
         QImage layerCanvas;
         QImage* target = &canvas;
-        if (opacity < 1.0) {
+        // On a vector surface a raster layer's pixels become one image; a
+        // vector layer's OPACITY fades its shapes.
+        const bool ownCanvas = surface ? layer->type == LayerType::Raster : opacity < 1.0;
+        if (ownCanvas) {
             layerCanvas = QImage(width, height, QImage::Format_ARGB32_Premultiplied);
             layerCanvas.fill(Qt::transparent);
             target = &layerCanvas;
         }
+        const qsizetype firstItem = surface ? surface->items().size() : 0;
         labels.setCurrentLayer(int(result.trace.layers.size()));
         const QSet<qint64>* queried = nullptr;
         if (req.query) {
@@ -205,10 +219,12 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
             ok = prepLayer.render(again);
             if (!ok) lt.error = hilite.error;
         }
-        if (opacity < 1.0 && ok && !lt.skipped) {
-            QPainter p(&canvas);
+        if (ownCanvas && ok && !lt.skipped) {
+            QPainter p(VectorSurface::deviceFor(canvas));
             p.setOpacity(opacity);
             p.drawImage(0, 0, layerCanvas);
+        } else if (surface && opacity < 1.0) {
+            surface->fade(firstItem, opacity);
         }
         if (!ok) result.warnings << lt.error;
         lt.totalMs = layerClock.elapsedMs();
@@ -234,7 +250,12 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     // A mixed format picks JPEG or PNG by the pixels: once, for the bytes and their type.
     const ImageFormat& written = req.encode ? format->formatFor(canvas) : *format;
     result.mimeType = written.mimeType;
-    if (req.encode) {
+    if (surface) {
+        Stopwatch encodeClock;
+        result.bytes = writeSvg(*surface, transparent ? std::nullopt : std::optional<QColor>(QColor(bg.r, bg.g, bg.b)));
+        result.trace.encodeMs = encodeClock.elapsedMs();
+        result.trace.bytes = result.bytes.size();
+    } else if (req.encode) {
         Stopwatch encodeClock;
         Result<QByteArray> encoded = written.kind == ImageFormat::Kind::Gdal
             ? writeGdalImage(canvas, written, georeferenceFor(view, map.resolution))

@@ -1,5 +1,7 @@
 #include "render/polygon_fill.h"
 
+#include "encode/vector_surface.h"
+
 #include <QImage>
 
 #include <array>
@@ -10,6 +12,7 @@ namespace maptune {
 void PolygonFill::fill(QPainter& p, const QPainterPath& path, const QColor& color, double gamma)
 {
     if (!color.isValid() || color.alpha() == 0 || path.isEmpty()) return;
+    if (VectorSurface* surface = VectorSurface::of(p)) return surface->fillPolygon(p, path, color);
     if (gamma <= 0 || gamma >= 1) gamma = DefaultGamma;
     const QPainterPath dev = p.transform().map(path);
     QRect box = dev.boundingRect().toAlignedRect().adjusted(-1, -1, 1, 1);

@@ -1,5 +1,7 @@
 #include "render/scalebar.h"
 
+#include "encode/vector_surface.h"
+
 #include "render/embed_position.h"
 #include "render/label_cache.h"
 #include "render/legend_layout.h"
@@ -50,7 +52,7 @@ QString extra(const ScalebarDef& s, const char* keyword, int arg = 0)
 void fillRect(QImage& image, const QRectF& r, const Color& c)
 {
     if (!c.isSet()) return;
-    QPainter p(&image);
+    QPainter p(VectorSurface::deviceFor(image));
     p.setRenderHint(QPainter::Antialiasing);
     p.fillRect(r, QColor(c.r, c.g, c.b, c.a));
 }
@@ -59,7 +61,7 @@ void fillRect(QImage& image, const QRectF& r, const Color& c)
 void outlineRect(QImage& image, const QRectF& r, const Color& c)
 {
     if (!c.isSet()) return;
-    QPainter p(&image);
+    QPainter p(VectorSurface::deviceFor(image));
     QPen pen(QColor(c.r, c.g, c.b, c.a), 1);
     pen.setJoinStyle(Qt::MiterJoin);
     p.setPen(pen);
@@ -69,7 +71,7 @@ void outlineRect(QImage& image, const QRectF& r, const Color& c)
 void line(QImage& image, QPointF a, QPointF b, const Color& c)
 {
     if (!c.isSet()) return;
-    QPainter p(&image);
+    QPainter p(VectorSurface::deviceFor(image));
     p.setPen(QPen(QColor(c.r, c.g, c.b, c.a), 1, Qt::SolidLine, Qt::FlatCap));
     p.drawLine(a + QPointF(0.5, 0.5), b + QPointF(0.5, 0.5));
 }
@@ -163,7 +165,7 @@ QRect embedScalebar(QImage& canvas, const MapDef& map, const MapView& view)
     if (bar.isNull()) return {};
     const QPoint offset(extra(map.scalebar, "OFFSET", 0).toInt(), extra(map.scalebar, "OFFSET", 1).toInt());
     const QPoint at = embedTopLeft(canvas.size(), bar.size(), map.scalebar.position, offset);
-    QPainter p(&canvas);
+    QPainter p(VectorSurface::deviceFor(canvas));
     p.drawImage(at, bar);
     return QRect(at, bar.size());
 }

@@ -1,5 +1,6 @@
 #include "render/stroke_painter.h"
 
+#include "encode/vector_surface.h"
 #include "render/coverage_rasterizer.h"
 #include "render/dash_pattern.h"
 #include "render/polygon_fill.h"
@@ -20,6 +21,7 @@ namespace {
 void strokeExact(QPainter& p, const QPainterPath& path, const QPen& pen)
 {
     if (pen.widthF() <= 0 || !pen.color().isValid()) return;
+    if (VectorSurface* surface = VectorSurface::of(p)) return surface->strokeLine(p, path, pen);
     QPainterPathStroker stroker(pen);
     QPainterPath outline = stroker.createStroke(path);
     outline.setFillRule(Qt::WindingFill);
@@ -153,6 +155,11 @@ bool StrokePainter::drawsLayerDirectly(const LayerDef& layer)
 void StrokePainter::fillRings(QPainter& p, const QList<QPolygonF>& rings, const QColor& color)
 {
     if (!color.isValid()) return;
+    if (VectorSurface* surface = VectorSurface::of(p)) {
+        QPainterPath path;
+        for (const QPolygonF& part : rings) path.addPolygon(part);
+        return surface->fillPolygon(p, path, color);
+    }
     if (QImage* image = directTarget(p)) {
         static const CoverageRasterizer::GammaTable gamma = CoverageRasterizer::linearGamma(PolygonFill::DefaultGamma);
         CoverageRasterizer& r = rasterizer();

@@ -118,12 +118,12 @@ double StyleResolver::defaultSize(const SymbolDef* sym)
     return 1;
 }
 
-QPen StyleResolver::linePen(const QColor& c, double width, const StyleDef& s, double scale)
+QPen StyleResolver::linePen(const QColor& c, double width, const StyleDef& s, double scale, bool vector)
 {
     QPen pen(c, std::max(width, 0.0));
     // AGG strokes hairlines (width <= 1) with butt caps and bevel joins,
     // whatever LINECAP/LINEJOIN say.
-    if (width <= 1) {
+    if (width <= 1 && !vector) {
         pen.setCapStyle(Qt::FlatCap);
         pen.setJoinStyle(Qt::BevelJoin);
         return withPattern(pen, width, s, scale);

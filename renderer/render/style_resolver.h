@@ -37,8 +37,9 @@ public:
 
     // A line of `width` pixels in `c` as AGG strokes it: hairlines (width <= 1)
     // with butt caps and bevel joins whatever LINECAP/LINEJOIN say; PATTERN
-    // and INITIALGAP as a dash pattern scaled by `scale`.
-    static QPen linePen(const QColor& c, double width, const StyleDef& s, double scale);
+    // and INITIALGAP as a dash pattern scaled by `scale`. `vector`: as
+    // cairo strokes it for SVG, with LINECAP/LINEJOIN at every width.
+    static QPen linePen(const QColor& c, double width, const StyleDef& s, double scale, bool vector = false);
 
 private:
     const SymbolDef* symbolFor(const StyleDef& s) const;

@@ -1,5 +1,8 @@
 #include "render/symbol_painter.h"
 
+#include "encode/vector_surface.h"
+#include "render/cairo_arc.h"
+
 #include "render/stroke_painter.h"
 #include "text/html_entities.h"
 
@@ -105,9 +108,14 @@ QPolygonF aggEllipse(double rx, double ry)
 }
 
 // Fill, then stroke as a filled outline: AGG computes exact area coverage,
-// where QPainter's thin pens take a cosmetic-line shortcut.
+// where QPainter's thin pens take a cosmetic-line shortcut. On a vector
+// surface, one shape filled and stroked.
 void paintShape(QPainter& p, const QPainterPath& path, const QBrush& brush, const QPen& pen)
 {
+    if (VectorSurface* surface = VectorSurface::of(p)) {
+        const bool filled = brush.style() == Qt::SolidPattern;
+        return surface->paintSymbol(p, path, filled ? std::optional<QColor>(brush.color()) : std::nullopt, pen);
+    }
     if (brush.style() == Qt::SolidPattern) {
         if (!StrokePainter::fillPathDirect(p, path, brush.color())) p.fillPath(path, brush);
     } else if (brush.style() != Qt::NoBrush) {
@@ -208,10 +216,15 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
             p.setPen(s.fill.isValid() ? QPen(s.fill, s.width) : QPen(Qt::NoPen));
             p.setBrush(Qt::NoBrush);
         }
-        QPainterPath outline;
-        outline.addPolygon(aggEllipse(box.width() / 2, box.height() / 2));
-        outline.closeSubpath();
-        paintShape(p, outline, p.brush(), p.pen());
+        if (VectorSurface::isVector(p)) {
+            // cairo's full-circle arc, as MapServer's SVG draws the ellipse.
+            paintShape(p, CairoArc::ellipse(box.width() / 2, box.height() / 2), p.brush(), p.pen());
+        } else {
+            QPainterPath outline;
+            outline.addPolygon(aggEllipse(box.width() / 2, box.height() / 2));
+            outline.closeSubpath();
+            paintShape(p, outline, p.brush(), p.pen());
+        }
     } else if (sym->drawnType() == SymbolType::Vector) {
         double sx = 0, sy = 0;
         QPainterPath path = vectorPath(*sym, sym->filled, sx, sy);

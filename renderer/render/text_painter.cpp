@@ -1,5 +1,6 @@
 #include "render/text_painter.h"
 
+#include "encode/vector_surface.h"
 #include "render/coverage_rasterizer.h"
 #include "render/contour_outline.h"
 
@@ -41,6 +42,22 @@ void fill(QImage& image, const QList<QPolygonF>& glyphRings, double growBy, cons
 
 }  // namespace
 
+void TextPainter::drawVector(QPainter& p, const QList<GlyphPlacement>& glyphs, const TextInk& ink)
+{
+    VectorSurface* surface = VectorSurface::of(p);
+    if (!surface) return;
+    auto curves = [&glyphs](QPointF shift) {
+        QPainterPath path;
+        for (const GlyphPlacement& g : glyphs) path.addPath((g.toImage * QTransform::fromTranslate(shift.x(), shift.y())).map(g.shape->curves));
+        return path;
+    };
+    const auto qcolor = [](const Color& c) { return QColor(c.r, c.g, c.b, c.a); };
+    if (ink.shadow.isSet()) surface->paintGlyphs(p, curves(QPointF(ink.shadowX, ink.shadowY)), qcolor(ink.shadow), std::nullopt);
+    std::optional<QPen> outline;
+    if (ink.outline.isSet()) outline = QPen(qcolor(ink.outline), ink.outlineWidth + 1);
+    surface->paintGlyphs(p, curves(QPointF()), ink.color.isSet() ? std::optional<QColor>(qcolor(ink.color)) : std::nullopt, outline);
+}
+
 QList<GlyphPlacement> TextPainter::place(const TextPath& path, QPointF origin, double angle)
 {
     QTransform base;
@@ -56,6 +73,10 @@ QList<GlyphPlacement> TextPainter::place(const TextPath& path, QPointF origin, d
 void TextPainter::draw(QImage& image, const QList<GlyphPlacement>& glyphs, const TextInk& ink)
 {
     if (glyphs.isEmpty()) return;
+    if (VectorSurface* surface = VectorSurface::boundTo(image)) {
+        QPainter p(surface);
+        return drawVector(p, glyphs, ink);
+    }
     if (ink.shadow.isSet()) fill(image, contours(glyphs, QPointF(ink.shadowX, ink.shadowY)), 0, ink.shadow);
     const QList<QPolygonF> rings = contours(glyphs, QPointF());
     if (ink.outline.isSet()) fill(image, rings, (ink.outlineWidth + 1) / 2.0, ink.outline);

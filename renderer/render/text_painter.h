@@ -9,6 +9,7 @@
 #include "text/text_path.h"
 
 #include <QImage>
+#include <QPainter>
 #include <QList>
 #include <QTransform>
 
@@ -32,7 +33,11 @@ public:
     // `path` with its origin at `origin` (image pixels), turned `angle`
     // degrees counter-clockwise about it.
     static QList<GlyphPlacement> place(const TextPath& path, QPointF origin, double angle);
+    // On an image bound to a VectorSurface, the glyphs go there as curves.
     static void draw(QImage& image, const QList<GlyphPlacement>& glyphs, const TextInk& ink);
+    // The glyphs' curves on a vector painter: filled, an outline stroked
+    // under them OUTLINEWIDTH + 1 wide (MapServer's renderGlyphsCairo).
+    static void drawVector(QPainter& p, const QList<GlyphPlacement>& glyphs, const TextInk& ink);
     static void draw(QImage& image, const TextPath& path, QPointF origin, double angle, const TextInk& ink)
     {
         draw(image, place(path, origin, angle), ink);

@@ -1,5 +1,7 @@
 #include "render/vector_layer_renderer.h"
 
+#include "encode/vector_surface.h"
+
 #include "render/ogr_auto_style.h"
 
 #include "render/feature_source_factory.h"
@@ -366,7 +368,8 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     // directly is drawn by a second thread while it is read.
     DrawItemQueue items;
     std::optional<LineBandPainter> bands;
-    if (!autoStyle && canvas.format() == QImage::Format_ARGB32_Premultiplied && StrokePainter::drawsLayerDirectly(m_layer)
+    if (!autoStyle && canvas.format() == QImage::Format_ARGB32_Premultiplied && !VectorSurface::boundTo(canvas)
+        && StrokePainter::drawsLayerDirectly(m_layer)
         && RenderLoad::hasSpareCore())
         bands.emplace(canvas, m_layer, resolver, scale, items, cancel);
 
@@ -434,8 +437,9 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         styleColumns.emplace_back();
         for (const StyleGeomTransform& t : styles) styleColumns.back().push_back(t.expression ? t.expression->columnsIn(fields) : QList<int>());
     }
-    QPainter p(&canvas);
+    QPainter p(VectorSurface::deviceFor(canvas));
     p.setRenderHint(QPainter::Antialiasing);
+    const bool vector = VectorSurface::isVector(p);
     // Hatch lines run through the map's origin (MapServer's image refpt).
     const QPointF hatchOrigin = PixelMapper(m_view).toPixel(0, 0);
     auto markerOf = [&](const ResolvedStyle& r, double angle) {
@@ -466,8 +470,8 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         } else {
             const auto* coverage = StrokePainter::coverageFor(s);
             if (r.outline.isValid())
-                StrokePainter::stroke(p, parts, StyleResolver::linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale), false, coverage);
-            if (r.color.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.color, r.width, s, scale), false, coverage);
+                StrokePainter::stroke(p, parts, StyleResolver::linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale, vector), false, coverage);
+            if (r.color.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.color, r.width, s, scale, vector), false, coverage);
         }
     };
     auto fillParts = [&](const ResolvedStyle& r, const StyleDef& s, const QList<QPolygonF>& polygon) {
@@ -493,7 +497,7 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         }
         StrokePainter::fillRings(p, rings, r.color);
         if (r.outline.isValid())
-            StrokePainter::stroke(p, rings, StyleResolver::linePen(r.outline, r.width, s, scale), true, StrokePainter::coverageFor(s));
+            StrokePainter::stroke(p, rings, StyleResolver::linePen(r.outline, r.width, s, scale, vector), true, StrokePainter::coverageFor(s));
     };
     auto allPoints = [](const QList<QPolygonF>& parts) {
         QList<TransformMarker> at;

@@ -1,5 +1,7 @@
 #include "text/font_face.h"
 
+#include <QPainterPath>
+
 #include <QFile>
 
 #include <ft2build.h>
@@ -37,10 +39,41 @@ ThreadFonts& threadFonts()
     return fonts;
 }
 
-// FT_Outline_Decompose into flattened contours, y flipped to image rows.
+// FT_Outline_Decompose into flattened contours, y flipped to image rows;
+// and into the curves cairo keeps (conics raised to cubics on its 1/256
+// grid, as cairo-ft's _conic_to rounds them), for vector output.
 struct Flattener {
     std::vector<QPolygonF> contours;
     QPointF last;
+    QPainterPath curves;
+    long long lastX = 0, lastY = 0;  // 1/256 pixel, y down
+
+    static long long fx(const FT_Vector* v) { return static_cast<long long>(v->x) * 4; }
+    static long long fy(const FT_Vector* v) { return -static_cast<long long>(v->y) * 4; }
+    static QPointF fixedPx(long long x, long long y) { return {x / 256.0, y / 256.0}; }
+    void curveMoveTo(const FT_Vector* to)
+    {
+        lastX = fx(to), lastY = fy(to);
+        curves.moveTo(fixedPx(lastX, lastY));
+    }
+    void curveLineTo(const FT_Vector* to)
+    {
+        lastX = fx(to), lastY = fy(to);
+        curves.lineTo(fixedPx(lastX, lastY));
+    }
+    void curveConicTo(const FT_Vector* control, const FT_Vector* to)
+    {
+        const long long cx = fx(control), cy = fy(control), x3 = fx(to), y3 = fy(to);
+        // cairo_fixed_t arithmetic: the sum in double, truncated to an integer.
+        const auto third = [](long long a, long long c) { return static_cast<long long>(static_cast<int>(a + 2.0 / 3.0 * (c - a))); };
+        curves.cubicTo(fixedPx(third(lastX, cx), third(lastY, cy)), fixedPx(third(x3, cx), third(y3, cy)), fixedPx(x3, y3));
+        lastX = x3, lastY = y3;
+    }
+    void curveCubicTo(const FT_Vector* c1, const FT_Vector* c2, const FT_Vector* to)
+    {
+        lastX = fx(to), lastY = fy(to);
+        curves.cubicTo(fixedPx(fx(c1), fy(c1)), fixedPx(fx(c2), fy(c2)), fixedPx(lastX, lastY));
+    }
 
     static QPointF px(const FT_Vector* v) { return {v->x / 64.0, -v->y / 64.0}; }
     // Enough segments that the chord stays within ~0.1 px of the curve.
@@ -49,6 +82,7 @@ struct Flattener {
     static int moveTo(const FT_Vector* to, void* user)
     {
         auto* f = static_cast<Flattener*>(user);
+        f->curveMoveTo(to);
         f->last = px(to);
         f->contours.emplace_back();
         f->contours.back() << f->last;
@@ -57,6 +91,7 @@ struct Flattener {
     static int lineTo(const FT_Vector* to, void* user)
     {
         auto* f = static_cast<Flattener*>(user);
+        f->curveLineTo(to);
         f->last = px(to);
         f->contours.back() << f->last;
         return 0;
@@ -64,6 +99,7 @@ struct Flattener {
     static int conicTo(const FT_Vector* control, const FT_Vector* to, void* user)
     {
         auto* f = static_cast<Flattener*>(user);
+        f->curveConicTo(control, to);
         const QPointF p0 = f->last, p1 = px(control), p2 = px(to);
         const QPointF d = (p0 + p2) / 2 - p1;
         const int n = segments(std::hypot(d.x(), d.y()) / 2);
@@ -77,6 +113,7 @@ struct Flattener {
     static int cubicTo(const FT_Vector* c1, const FT_Vector* c2, const FT_Vector* to, void* user)
     {
         auto* f = static_cast<Flattener*>(user);
+        f->curveCubicTo(c1, c2, to);
         const QPointF p0 = f->last, p1 = px(c1), p2 = px(c2), p3 = px(to);
         const QPointF d1 = p1 - (2 * p0 + p3) / 3, d2 = p2 - (p0 + 2 * p3) / 3;
         const int n = segments(std::max(std::hypot(d1.x(), d1.y()), std::hypot(d2.x(), d2.y())) * 0.75);
@@ -248,6 +285,7 @@ std::shared_ptr<const GlyphShape> FontFace::glyphAt(unsigned index, int size)
             Flattener flat;
             FT_Outline_Decompose(&face->glyph->outline, &funcs, &flat);
             shape->contours = std::move(flat.contours);
+            shape->curves = std::move(flat.curves);
         }
     }
     m_glyphs.emplace(key, shape);

@@ -8,6 +8,7 @@
 // and faces (forThread). Glyphs are shared pointers, so a laid-out text
 // keeps its glyphs even when a full cache starts over.
 
+#include <QPainterPath>
 #include <QPolygonF>
 #include <QString>
 
@@ -21,6 +22,7 @@ namespace maptune {
 struct GlyphShape {
     unsigned index = 0;                // glyph index in the face
     std::vector<QPolygonF> contours;   // flattened outline: pixels, y down, origin at the pen position
+    QPainterPath curves;               // the same outline as curves on cairo's 1/256 grid (vector output)
     double advance = 0;                // unhinted horizontal advance, pixels
     // FreeType's metrics with y up, as MapServer keeps them (glyph_element).
     double minX = 0, maxX = 0, minY = 0, maxY = 0;

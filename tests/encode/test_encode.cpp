@@ -285,14 +285,14 @@ void TestEncode::defaultFormat() {
 void TestEncode::mimeTypes() {
     GDALAllRegister();  // GDAL/* formats need their drivers
     const QStringList builtIns{"image/png", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit",
-                               "image/vnd.jpeg-png", "image/vnd.jpeg-png8", "image/tiff"};
+                               "image/vnd.jpeg-png", "image/vnd.jpeg-png8", "image/svg+xml", "image/tiff"};
     QCOMPARE(availableFormatMimeTypes(MapDef{}), builtIns);
     // A user "png" replaces the built-in of that name; duplicate MIME types are listed
     // once, the map's own formats first; formats we cannot encode are left out.
     const MapDef map = mapWith({"png|AGG/PNG8|image/png||0|", "tif|GDAL/GTiff|image/tiff||0|",
                                 "other|AGG/JPEG|image/jpeg||0|", "none|GDAL/NoSuchDriver|image/x-none||0|"});
     const QStringList mapFirst{"image/png", "image/tiff", "image/jpeg", "image/png; mode=8bit", "image/png; mode=24bit",
-                               "image/vnd.jpeg-png", "image/vnd.jpeg-png8"};
+                               "image/vnd.jpeg-png", "image/vnd.jpeg-png8", "image/svg+xml"};
     QCOMPARE(availableFormatMimeTypes(map), mapFirst);
     const MapDef custom = mapWith({"x|AGG/PNG|image/x-custom||0|"});
     QCOMPARE(availableFormatMimeTypes(custom).first(), QStringLiteral("image/x-custom"));

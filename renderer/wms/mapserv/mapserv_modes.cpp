@@ -2,6 +2,8 @@
 
 #include "encode/image_encoder.h"
 #include "encode/output_format.h"
+#include "encode/svg_writer.h"
+#include "encode/vector_surface.h"
 #include "geo/map_projection.h"
 #include "geo/map_view.h"
 #include "render/legend.h"
@@ -13,6 +15,8 @@
 #include "wms/mapserv/cgi_query.h"
 #include "wms/mapserv/query_output.h"
 #include "wms/vector_tile_output.h"
+
+#include <QPainter>
 
 namespace maptune {
 
@@ -66,10 +70,25 @@ Response legendOrScalebar(const PreparedMap& prepared, const CgiParams& p, const
     const QList<LegendEntry> entries = p.mode == CgiMode::MapLegend ? contentLegendEntries(prepared, p, view)
                                        : legend                    ? mapLegendEntries(map, view.scaleDenom)
                                                                    : QList<LegendEntry>();
-    const QImage image = legend ? drawLegend(map, entries, format.transparent, view.scaleDenom) : drawScalebar(map, view);
+    std::optional<VectorSurface> vector;
+    if (format.kind == ImageFormat::Kind::Svg) vector.emplace(QSize());
+    const QImage image = legend ? drawLegend(map, entries, format.transparent, view.scaleDenom, vector ? &*vector : nullptr)
+                                : drawScalebar(map, view);
     if (image.isNull())
         return cgiErrorPage({where + (legend ? QStringLiteral("General error message. The legend has no class with a NAME.")
                                             : QStringLiteral("General error message. The map has no cell size."))});
+    if (vector) {
+        std::optional<QColor> background;
+        if (legend && !format.transparent && map.legend.imageColor.isSet()) {
+            const Color& bg = map.legend.imageColor;
+            background = QColor(bg.r, bg.g, bg.b);
+        }
+        if (!legend) {  // the scale bar is drawn in pixels: one image
+            vector->setSize(image.size());
+            QPainter(&*vector).drawImage(0, 0, image);
+        }
+        return imageResponse(writeSvg(*vector, background), format.mimeType);
+    }
     const ImageFormat& written = format.formatFor(image);
     Result<QByteArray> encoded = encodeImage(image, written);
     if (!encoded) return cgiErrorPage({where + QStringLiteral("Image handling error. ") + encoded.message()});
