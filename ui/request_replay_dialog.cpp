@@ -13,6 +13,8 @@
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <QPainter>
+#include <QSvgRenderer>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace maptune {
@@ -27,6 +29,20 @@ bool isText(const QByteArray& contentType, const QByteArray& body)
     if (type.startsWith("image/")) return false;
     if (type.startsWith("text/") || type.contains("xml") || type.contains("json") || type.contains("html")) return true;
     return !body.left(4096).contains('\0');
+}
+
+// An answer drawn as an image: raster formats decoded, SVG rendered at its own size.
+QImage imageOf(const QByteArray& contentType, const QByteArray& body)
+{
+    if (!contentType.toLower().contains("svg")) return QImage::fromData(body);
+    QSvgRenderer svg(body);
+    if (!svg.isValid()) return {};
+    QImage image(svg.viewBox().size().boundedTo(QSize(8192, 8192)), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull()) return {};
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    svg.render(&p);
+    return image;
 }
 
 }  // namespace
@@ -139,7 +155,7 @@ void RequestReplayDialog::showAnswer()
         m_stack->setCurrentIndex(0);
         what = tr("%n byte(s)", nullptr, int(r.body.size()));
     } else {
-        m_shownImage = QImage::fromData(r.body);
+        m_shownImage = imageOf(type, r.body);
         if (m_shownImage.isNull()) {
             m_text->setPlainText(tr("(%1 bytes of %2, not shown)").arg(r.body.size()).arg(QString::fromLatin1(type)));
             m_stack->setCurrentIndex(0);

@@ -43,6 +43,20 @@ bool ask(RequestReplayDialog* dialog, const QString& url)
     return answered.wait(10000) || answered.size() == 1;
 }
 
+// The share of pixels whose colour differs by more than `tolerance` in a channel.
+double differingPixels(const QImage& a, const QImage& b, int tolerance)
+{
+    qsizetype differ = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            if (std::abs(qRed(p) - qRed(q)) > tolerance || std::abs(qGreen(p) - qGreen(q)) > tolerance
+                || std::abs(qBlue(p) - qBlue(q)) > tolerance)
+                ++differ;
+        }
+    return double(differ) / (qsizetype(a.width()) * a.height());
+}
+
 }  // namespace
 
 class TestUiRequests : public QObject {
@@ -86,6 +100,14 @@ private Q_SLOTS:
         const QImage answer = dialog->shownImage().convertToFormat(QImage::Format_RGB32);
         QCOMPARE(answer.size(), canvasSize);
         QCOMPARE(answer, window.canvas()->image().convertToFormat(QImage::Format_RGB32));
+
+        // An SVG answer is drawn: the same squares within antialiasing.
+        QVERIFY(ask(dialog, url + QStringLiteral("&map.imagetype=svg")));
+        QVERIFY2(dialog->statusText().startsWith(QStringLiteral("200 · image/svg+xml")), qPrintable(dialog->statusText()));
+        const QImage drawn = dialog->shownImage().convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(drawn.size(), canvasSize);
+        QVERIFY2(differingPixels(drawn, window.canvas()->image().convertToFormat(QImage::Format_RGB32), 64) < 0.01,
+                 "the SVG answer differs from the canvas in more than 1 % of its pixels");
 
         // XML answers show as text; a map= naming another file changes nothing.
         QVERIFY(ask(dialog, QStringLiteral("http://elsewhere/mapserv?map=/etc/passwd&SERVICE=WMS&VERSION=1.3.0&REQUEST=GetCapabilities")));
