@@ -67,6 +67,10 @@ Result<std::shared_ptr<const LayerExpressions>> LayerExpressions::compile(const 
             addUnique(attributes, l.size.attribute);
             addUnique(attributes, l.angle.attribute);
             addUnique(attributes, l.color.attribute);
+            addUnique(attributes, l.outlineColor.attribute);
+            addUnique(attributes, l.shadowColor.attribute);
+            // A label's STYLEs bind attributes too (msLayerWhichItems).
+            for (const StyleDef& s : l.styles) addBindings(attributes, s);
             for (const ExpressionDef* e : {&l.text, &l.expression}) {
                 if (!e->isSet()) continue;
                 if (auto t = Expression::compile(*e))

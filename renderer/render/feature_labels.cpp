@@ -6,6 +6,7 @@
 #include "render/draw_item.h"
 #include "render/label_cache.h"
 #include "render/label_line_clip.h"
+#include "render/line_offset.h"
 #include "render/polygon_label_point.h"
 #include "render/scale_range.h"
 #include "render/style_resolver.h"
@@ -71,6 +72,8 @@ MarkerStyle markerStyle(const StyleResolver& resolver, const StyleDef& s, const 
     const ResolvedStyle r = resolver.resolve(s, values);
     MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, map.baseDir(), {}};
     if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = map.fonts.value(r.symbol->font, {});
+    // OFFSET x -99 / -999 (offset lines) does not apply to a point.
+    if (r.offsetY != LineOffset::SingleSided && r.offsetY != LineOffset::DoubleSided) m.offset = QPointF(r.offsetX, r.offsetY);
     return m;
 }
 

@@ -4,12 +4,12 @@
 #include "render/cairo_arc.h"
 
 #include "render/stroke_painter.h"
+#include "render/text_painter.h"
+#include "text/font_face.h"
 #include "text/html_entities.h"
 
 #include <QCache>
 #include <QDir>
-#include <QFont>
-#include <QFontDatabase>
 #include <QImage>
 #include <QMutex>
 #include <QSvgRenderer>
@@ -156,6 +156,45 @@ QPainterPath vectorPath(const SymbolDef& sym, bool closeParts, double& sizeX, do
     return path;
 }
 
+
+// A TRUETYPE symbol's glyph as MapServer's font cache loads it: the CHARACTER
+// (an HTML reference like "&#10140;" names its character) of the FONT, at
+// MapServer's integer size (points at 96 dpi), FreeType's unhinted outline.
+std::shared_ptr<const GlyphShape> markerGlyph(const MarkerStyle& s, int size)
+{
+    const std::shared_ptr<FontFace> face = FontFace::forThread(s.fontPath);
+    const QList<uint> code = decodeHtmlEntities(s.symbol->character).toUcs4();
+    if (!face || code.isEmpty()) return {};
+    return face->glyph(char32_t(code.first()), std::max(1, size));
+}
+
+QSizeF inkSize(const GlyphShape& g) { return {g.maxX - g.minX, g.maxY - g.minY}; }
+
+// drawGlyphMarker: the glyph's ink box centred on the point, ANCHORPOINT
+// moving that box (msAdjustMarkerPos, measured on the glyph at the
+// truncated size, as msGetMarkerSize does), rotated with the painter; an
+// OUTLINECOLOR is the glyph grown by (WIDTH + 1) / 2 under it.
+void drawGlyphMarker(QPainter& p, const MarkerStyle& s)
+{
+    const std::shared_ptr<const GlyphShape> glyph = markerGlyph(s, int(std::lround(s.size)));
+    if (!glyph) return;
+    QPointF shift(-(glyph->minX + glyph->maxX) / 2, (glyph->minY + glyph->maxY) / 2);
+    if (s.symbol->anchorSet && !s.centred) {
+        const std::shared_ptr<const GlyphShape> measured = markerGlyph(s, int(std::trunc(s.size)));
+        const QSizeF box = measured ? inkSize(*measured) : inkSize(*glyph);
+        shift += QPointF((0.5 - s.symbol->anchorX) * box.width(), (0.5 - s.symbol->anchorY) * box.height());
+    }
+    const auto color = [](const QColor& c) { return c.isValid() ? Color::rgb(c.red(), c.green(), c.blue(), c.alpha()) : Color{}; };
+    TextInk ink;
+    ink.color = color(s.fill);
+    ink.outline = color(s.outline);
+    ink.outlineWidth = std::trunc(s.width);
+    const QTransform local = QTransform::fromTranslate(shift.x(), shift.y());
+    if (VectorSurface::isVector(p)) return TextPainter::drawVector(p, {GlyphPlacement{glyph, local}}, ink);
+    if (!p.device() || p.device()->devType() != QInternal::Image) return;
+    TextPainter::draw(*static_cast<QImage*>(p.device()), {GlyphPlacement{glyph, local * p.transform()}}, ink);
+}
+
 }  // namespace
 
 QSizeF SymbolPainter::extent(const MarkerStyle& s)
@@ -176,6 +215,11 @@ QSizeF SymbolPainter::extent(const MarkerStyle& s)
 QSizeF SymbolPainter::markerSize(const MarkerStyle& s)
 {
     if (!s.symbol) return {1, 1};
+    // msGetCharacterSize: the glyph's ink box at the truncated size.
+    if (s.symbol->type == SymbolType::TrueType) {
+        const std::shared_ptr<const GlyphShape> glyph = markerGlyph(s, int(std::trunc(s.size)));
+        return glyph ? inkSize(*glyph) : QSizeF(1, 1);
+    }
     const QSizeF own = extent(s);
     // A pixmap or SVG without SIZE keeps its own size.
     const bool image = s.symbol->type == SymbolType::Pixmap || s.symbol->type == SymbolType::SVG;
@@ -188,7 +232,7 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
 {
     if (s.size <= 0) return;
     p.save();
-    p.translate(at);
+    p.translate(at + s.offset);
     if (s.angle != 0) p.rotate(-s.angle);
     const SymbolDef* sym = s.symbol;
     // computeSymbolStyle: a marker's outline is as wide as the style's WIDTH, not its OUTLINEWIDTH.
@@ -267,22 +311,7 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
     } else if (sym->type == SymbolType::SVG) {
         if (QSvgRenderer* svg = svgOf(*sym, s.baseDir)) drawSvg(p, *svg, s.size, s.angle);
     } else if (sym->type == SymbolType::TrueType) {
-        QFont font;
-        if (!s.fontPath.isEmpty()) {
-            const int id = QFontDatabase::addApplicationFont(s.fontPath);
-            const QStringList fams = id >= 0 ? QFontDatabase::applicationFontFamilies(id) : QStringList();
-            if (!fams.isEmpty()) font = QFont(fams.first());
-        }
-        // MapServer asks FreeType for SIZE (rounded, at least 1) in points at 96 dpi.
-        const long points = std::max(1L, std::lround(s.size));
-        font.setPixelSize(int(std::lround(points * 96.0 / 72.0)));
-        QPainterPath path;
-        // CHARACTER "&#10140;" names its character as HTML does (msGetFirstGlyph).
-        path.addText(0, 0, font, decodeHtmlEntities(sym->character));
-        const QRectF b = path.boundingRect();
-        path.translate(-b.center());
-        if (s.outline.isValid()) p.strokePath(path, QPen(s.outline, s.outlineWidth * 2));
-        if (s.fill.isValid()) p.fillPath(path, s.fill);
+        drawGlyphMarker(p, s);
     }
     p.restore();
 }

@@ -22,6 +22,7 @@ struct MarkerStyle {
     QString fontPath;                   // for truetype symbols
     bool alongLine = false;             // placed by drawAlongLine (anchors differ)
     bool centred = false;               // ANCHORPOINT ignored (fill tiles)
+    QPointF offset;                     // pixels; a label STYLE's OFFSET (layer styles move the painter instead)
 };
 
 class SymbolPainter {

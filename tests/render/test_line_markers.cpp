@@ -149,6 +149,41 @@ private Q_SLOTS:
         QCOMPARE(reference.image, literal.image);
         QCOMPARE(hex.image, literal.image);
     }
+
+    // drawGlyphMarker: the glyph's ink box centred on the point, ANCHORPOINT
+    // moving that box (0 0: its top left on the point), ANGLE turning it
+    // about the anchor.
+    void trueTypeInkBoxAndAnchor()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir, QStringLiteral("fonts.txt"), "sans /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\n"));
+        const auto draw = [&](const QByteArray& anchor, int angle) {
+            return render(" FONTSET 'fonts.txt'\n"
+                          " SYMBOL NAME 'h' TYPE TRUETYPE FONT 'sans' CHARACTER 'H' " + anchor + " END\n"
+                          " LAYER NAME 'p' TYPE POINT STATUS DEFAULT FEATURE POINTS 50 50 END END\n"
+                          "  CLASS STYLE SYMBOL 'h' SIZE 20 ANGLE " + QByteArray::number(angle) + " COLOR 0 0 0 END END\n END\n",
+                          dir.filePath(QStringLiteral("tt.map")));
+        };
+        // The ink's bounding box, from pixels at least half dark.
+        const auto inkBox = [](const QImage& image) {
+            QRect box;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    if (darkness(image.pixel(x, y)) > 0.5) box |= QRect(x, y, 1, 1);
+            return box;
+        };
+        const RenderResult centred = draw("", 0), topLeft = draw("ANCHORPOINT 0 0", 0), turned = draw("ANCHORPOINT 0 0", 90),
+                           turnedCentred = draw("", 90);
+        QVERIFY2(centred.ok() && topLeft.ok() && turned.ok() && turnedCentred.ok(), qPrintable(centred.error + topLeft.error));
+        // Each box is map2img's for the same map (checked: the same pixels).
+        // Centred on the point (50.5, 50.5): 16 x 20 pixels of ink.
+        QCOMPARE(inkBox(centred.image), QRect(QPoint(42, 39), QPoint(57, 58)));
+        QCOMPARE(inkBox(turnedCentred.image), QRect(QPoint(40, 41), QPoint(59, 56)));
+        // ANCHORPOINT 0 0: the box's top left on the point ...
+        QCOMPARE(inkBox(topLeft.image), QRect(QPoint(50, 49), QPoint(64, 68)));
+        // ... and turned 90 degrees counter-clockwise about it: the box above the point.
+        QCOMPARE(inkBox(turned.image), QRect(QPoint(50, 34), QPoint(69, 48)));
+    }
 };
 
 QTEST_MAIN(TestLineMarkers)

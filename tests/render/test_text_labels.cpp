@@ -2,6 +2,7 @@
 // label cache's placement order and tests, and the embedded scale bar and
 // legend (msDrawScalebar, msDrawLegend, msEmbed*).
 
+#include "expr/feature_classifier.h"
 #include "mapfile/map_loader.h"
 #include "mapfile/map_validator.h"
 #include "render/embed_position.h"
@@ -344,6 +345,43 @@ END
         QVERIFY2(around.ok() && plain.ok(), qPrintable(around.error + plain.error));
         QVERIFY(!inkBox(plain.image).isEmpty());
         QCOMPARE(around.image, plain.image);
+    }
+
+    void labelStylesBindAttributesAndOffset()
+    {
+        // A label STYLE's attributes are read with the feature
+        // (msLayerWhichItems), and its OFFSET moves its marker.
+        LayerDef layer;
+        ClassDef cls;
+        LabelDef label;
+        StyleDef style;
+        style.angle.attribute = QStringLiteral("wangle");
+        style.color.attribute = QStringLiteral("tint");
+        label.styles << style;
+        label.outlineColor.attribute = QStringLiteral("halo");
+        cls.labels << label;
+        layer.classes << cls;
+        const auto compiled = LayerExpressions::compile(layer);
+        QVERIFY(compiled.ok());
+        for (const char* item : {"wangle", "tint", "halo"})
+            QVERIFY2((*compiled)->attributes().contains(QLatin1String(item)), item);
+
+        const QByteArray map = R"(MAP
+  SIZE 200 60
+  EXTENT 0 0 200 60
+  IMAGECOLOR 255 255 255
+  LAYER NAME "towns" TYPE POINT STATUS ON
+    FEATURE POINTS 100 30 END END
+    CLASS LABEL STYLE GEOMTRANSFORM "labelpnt" SYMBOL 0 SIZE 6 COLOR 0 0 0 OFFSET %1 0 END FORCE TRUE END END
+  END
+END
+)";
+        const RenderResult still = render(QString::fromLatin1(map).arg(0).toLatin1());
+        const RenderResult moved = render(QString::fromLatin1(map).arg(-30).toLatin1());
+        QVERIFY2(still.ok() && moved.ok(), qPrintable(still.error + moved.error));
+        const QRect a = inkBox(still.image), b = inkBox(moved.image);
+        QVERIFY(!a.isEmpty());
+        QCOMPARE(b, a.translated(-30, 0));
     }
 
     void labelsOffAMarkerUseMapServersIntegerOffsets()
