@@ -185,6 +185,21 @@ VectorSurface* VectorSurface::of(const QPainter& p)
     return dynamic_cast<VectorSurface*>(p.device());
 }
 
+void VectorSurface::append(const VectorSurface& other, QPointF offset, const std::optional<QColor>& background)
+{
+    if (background) {
+        QPainterPath box;
+        box.addRect(QRectF(offset, QSizeF(other.size())));
+        m_items.append(VectorItem{box, *background, m_evenOdd, std::nullopt, true, {}, {}});
+    }
+    const QTransform move = QTransform::fromTranslate(offset.x(), offset.y());
+    for (VectorItem item : other.items()) {
+        item.path = move.map(item.path);
+        item.imageRect.translate(offset);
+        m_items.append(std::move(item));
+    }
+}
+
 void VectorSurface::fade(qsizetype first, double opacity)
 {
     auto fadeColor = [opacity](QColor c) {

@@ -39,6 +39,9 @@ public:
     void setSize(QSize size) { m_size = size; }
     const QList<VectorItem>& items() const { return m_items; }
     void add(VectorItem item) { m_items.append(std::move(item)); }
+    // Another surface's items moved by `offset`, over a rectangle of its
+    // size in `background` when given (an embedded legend or scale bar).
+    void append(const VectorSurface& other, QPointF offset, const std::optional<QColor>& background);
     // Items from `first` on drawn at `opacity` (a layer's OPACITY).
     void fade(qsizetype first, double opacity);
 

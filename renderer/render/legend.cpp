@@ -87,13 +87,22 @@ QRect embedLegend(QImage& canvas, const MapDef& map, const MapView& view, bool m
 {
     if (!map.legend.present || map.legend.status.compare(QLatin1String("EMBED"), Qt::CaseInsensitive) != 0) return {};
     const bool transparent = isOn(extra(map.legend, "TRANSPARENT")) || (map.legend.postLabelCache && mapTransparent);
-    const QImage image = drawLegend(map, mapLegendEntries(map, view.scaleDenom), transparent, view.scaleDenom);
+    // On a vector surface the legend is drawn as shapes too, then moved into its corner.
+    VectorSurface* surface = VectorSurface::boundTo(canvas);
+    VectorSurface drawn{QSize()};
+    const QImage image = drawLegend(map, mapLegendEntries(map, view.scaleDenom), transparent, view.scaleDenom,
+                                    surface ? &drawn : nullptr);
     if (image.isNull()) return {};
     QString position = extra(map.legend, "POSITION");
     if (position.isEmpty()) position = QStringLiteral("LL");
     // The legend sits flush in its corner: msEmbedLegend takes no offset.
     const QPoint at = embedTopLeft(canvas.size(), image.size(), position);
-    QPainter p(VectorSurface::deviceFor(canvas));
+    if (surface) {
+        const Color& bg = map.legend.imageColor;
+        surface->append(drawn, at, !transparent && bg.isSet() ? std::optional<QColor>(QColor(bg.r, bg.g, bg.b)) : std::nullopt);
+        return QRect(at, image.size());
+    }
+    QPainter p(&canvas);
     p.drawImage(at, image);
     return QRect(at, image.size());
 }

@@ -103,7 +103,7 @@ double roundScalebarInterval(double d)
     return std::lround(d / magnitude) * magnitude;
 }
 
-QImage drawScalebar(const MapDef& map, const MapView& view)
+QImage drawScalebar(const MapDef& map, const MapView& view, VectorSurface* vector)
 {
     const ScalebarDef& sb = map.scalebar;
     const double cell = view.width > 0 ? view.cellSizeX() : 0;
@@ -132,6 +132,11 @@ QImage drawScalebar(const MapDef& map, const MapView& view)
     QImage image(sb.sizeX, std::max(1, height), QImage::Format_ARGB32_Premultiplied);
     const Color bg = sb.imageColor;
     image.fill(sb.transparent || !bg.isSet() ? QColor(Qt::transparent) : QColor(bg.r, bg.g, bg.b));
+    std::optional<VectorSurface::Binding> binding;
+    if (vector) {
+        vector->setSize(image.size());
+        binding.emplace(image, *vector);
+    }
 
     const QString align = extra(sb, "ALIGN").toUpper();
     int ox = int(std::lround((sb.sizeX - sx) / 2.0 + fw / 2));
@@ -161,11 +166,19 @@ QImage drawScalebar(const MapDef& map, const MapView& view)
 QRect embedScalebar(QImage& canvas, const MapDef& map, const MapView& view)
 {
     if (!map.scalebar.present || map.scalebar.status.compare(QLatin1String("EMBED"), Qt::CaseInsensitive) != 0) return {};
-    const QImage bar = drawScalebar(map, view);
+    VectorSurface* surface = VectorSurface::boundTo(canvas);
+    VectorSurface drawn{QSize()};
+    const QImage bar = drawScalebar(map, view, surface ? &drawn : nullptr);
     if (bar.isNull()) return {};
     const QPoint offset(extra(map.scalebar, "OFFSET", 0).toInt(), extra(map.scalebar, "OFFSET", 1).toInt());
     const QPoint at = embedTopLeft(canvas.size(), bar.size(), map.scalebar.position, offset);
-    QPainter p(VectorSurface::deviceFor(canvas));
+    if (surface) {
+        const Color& bg = map.scalebar.imageColor;
+        const bool opaque = !map.scalebar.transparent && bg.isSet();
+        surface->append(drawn, at, opaque ? std::optional<QColor>(QColor(bg.r, bg.g, bg.b)) : std::nullopt);
+        return QRect(at, bar.size());
+    }
+    QPainter p(&canvas);
     p.drawImage(at, bar);
     return QRect(at, bar.size());
 }

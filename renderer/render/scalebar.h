@@ -13,9 +13,12 @@
 
 namespace maptune {
 
+class VectorSurface;
+
 // The scale bar for `view` as an image (premultiplied ARGB); null when the
 // map cannot have one (no cell size).
-QImage drawScalebar(const MapDef& map, const MapView& view);
+// `vector`: the bar is drawn on it (sized to the bar) instead of into the image.
+QImage drawScalebar(const MapDef& map, const MapView& view, VectorSurface* vector = nullptr);
 
 // MapServer's interval rounding (roundInterval): 4, 3, 2 or 1 decimals
 // below .001, .01, .1, 1; an integer below 100; two significant digits above.

@@ -220,6 +220,29 @@ private Q_SLOTS:
         QVERIFY(!pathsWith(keys, QStringLiteral(" stroke:none;fill-rule:evenodd;fill:rgb(0%,0%,0%)")).isEmpty());
     }
 
+    void embeddedLegendAndScalebarAreShapes()
+    {
+        QByteArray text = kVectorMap;
+        text.replace("CLASS STYLE COLOR 0 160 0", "CLASS NAME 'Land' STYLE COLOR 0 160 0");
+        text.replace("MAP SIZE 200 100", "MAP SIZE 300 200 UNITS METERS\n LEGEND STATUS EMBED POSITION UR END\n"
+                                         " SCALEBAR STATUS EMBED POSITION LL SIZE 120 3 INTERVALS 2 UNITS METERS END\n");
+        const RenderResult svg = render(text, QStringLiteral("svg"));
+        const RenderResult png = render(text, QStringLiteral("png"));
+        QVERIFY2(svg.error.isEmpty() && png.error.isEmpty(), qPrintable(svg.error + png.error));
+        QVERIFY2(!svg.bytes.contains("<image"), "no part of the map is an embedded picture");
+        // The legend's key box, moved into the upper right corner.
+        const QList<Element> all = elements(svg.bytes);
+        bool keyInCorner = false;
+        for (const Element& e : pathsWith(all, QStringLiteral("fill:rgb(0%,62.745098%,0%)"))) {
+            const QStringList d = e.attributes.value(QStringLiteral("d")).toString().split(QLatin1Char(' '));
+            keyInCorner |= d.size() > 2 && d[1].toDouble() > 200 && d[2].toDouble() < 40;
+        }
+        QVERIFY(keyInCorner);
+        const QImage drawn = rasterised(svg.bytes, png.image.size());
+        QVERIFY2(differingPixels(drawn, png.image.convertToFormat(QImage::Format_RGB32), 64) < 0.01,
+                 "the SVG's legend and scale bar differ from the PNG's");
+    }
+
     void arcSegmentsAsCairoCountsThem()
     {
         QCOMPARE(CairoArc::segmentsNeeded(M_PI, 2.5), 1);

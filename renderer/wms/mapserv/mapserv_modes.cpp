@@ -16,8 +16,6 @@
 #include "wms/mapserv/query_output.h"
 #include "wms/vector_tile_output.h"
 
-#include <QPainter>
-
 namespace maptune {
 
 namespace {
@@ -73,20 +71,14 @@ Response legendOrScalebar(const PreparedMap& prepared, const CgiParams& p, const
     std::optional<VectorSurface> vector;
     if (format.kind == ImageFormat::Kind::Svg) vector.emplace(QSize());
     const QImage image = legend ? drawLegend(map, entries, format.transparent, view.scaleDenom, vector ? &*vector : nullptr)
-                                : drawScalebar(map, view);
+                                : drawScalebar(map, view, vector ? &*vector : nullptr);
     if (image.isNull())
         return cgiErrorPage({where + (legend ? QStringLiteral("General error message. The legend has no class with a NAME.")
                                             : QStringLiteral("General error message. The map has no cell size."))});
     if (vector) {
-        std::optional<QColor> background;
-        if (legend && !format.transparent && map.legend.imageColor.isSet()) {
-            const Color& bg = map.legend.imageColor;
-            background = QColor(bg.r, bg.g, bg.b);
-        }
-        if (!legend) {  // the scale bar is drawn in pixels: one image
-            vector->setSize(image.size());
-            QPainter(&*vector).drawImage(0, 0, image);
-        }
+        const Color& bg = legend ? map.legend.imageColor : map.scalebar.imageColor;
+        const bool transparent = format.transparent || (!legend && map.scalebar.transparent);
+        const std::optional<QColor> background = !transparent && bg.isSet() ? std::optional<QColor>(QColor(bg.r, bg.g, bg.b)) : std::nullopt;
         return imageResponse(writeSvg(*vector, background), format.mimeType);
     }
     const ImageFormat& written = format.formatFor(image);
