@@ -9,6 +9,8 @@
 #include "render/map_renderer.h"
 #include "wms/wms_service.h"
 
+#include "image_difference.h"
+
 #include <QGuiApplication>
 #include <QPainter>
 #include <QRegularExpression>
@@ -84,18 +86,6 @@ QImage rasterised(const QByteArray& svg, QSize size)
     return image;
 }
 
-double differingPixels(const QImage& a, const QImage& b, int tolerance)
-{
-    qsizetype differ = 0;
-    for (int y = 0; y < a.height(); ++y)
-        for (int x = 0; x < a.width(); ++x) {
-            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-            differ += std::abs(qRed(p) - qRed(q)) > tolerance || std::abs(qGreen(p) - qGreen(q)) > tolerance
-                   || std::abs(qBlue(p) - qBlue(q)) > tolerance;
-        }
-    return double(differ) / (qsizetype(a.width()) * a.height());
-}
-
 }  // namespace
 
 class TestSvgOutput : public QObject {
@@ -145,7 +135,7 @@ private Q_SLOTS:
         QVERIFY(svg.error.isEmpty() && png.error.isEmpty());
         const QImage drawn = rasterised(svg.bytes, png.image.size());
         // Antialiasing differs along edges; the shapes, colours and text agree.
-        QVERIFY2(differingPixels(drawn, png.image.convertToFormat(QImage::Format_RGB32), 64) < 0.01,
+        QVERIFY2(test::differingPixels(drawn, png.image.convertToFormat(QImage::Format_RGB32), 64) < 0.01,
                  "the SVG draws a different map than the PNG");
     }
 
@@ -239,7 +229,7 @@ private Q_SLOTS:
         }
         QVERIFY(keyInCorner);
         const QImage drawn = rasterised(svg.bytes, png.image.size());
-        QVERIFY2(differingPixels(drawn, png.image.convertToFormat(QImage::Format_RGB32), 64) < 0.01,
+        QVERIFY2(test::differingPixels(drawn, png.image.convertToFormat(QImage::Format_RGB32), 64) < 0.01,
                  "the SVG's legend and scale bar differ from the PNG's");
     }
 

@@ -5,6 +5,7 @@
 
 #include "ui_test_support.h"
 
+#include "image_difference.h"
 #include "main_window.h"
 #include "map_canvas.h"
 #include "request_actions.h"
@@ -41,20 +42,6 @@ bool ask(RequestReplayDialog* dialog, const QString& url)
     QSignalSpy answered(dialog, &RequestReplayDialog::answered);
     QTest::mouseClick(send, Qt::LeftButton);
     return answered.wait(10000) || answered.size() == 1;
-}
-
-// The share of pixels whose colour differs by more than `tolerance` in a channel.
-double differingPixels(const QImage& a, const QImage& b, int tolerance)
-{
-    qsizetype differ = 0;
-    for (int y = 0; y < a.height(); ++y)
-        for (int x = 0; x < a.width(); ++x) {
-            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-            if (std::abs(qRed(p) - qRed(q)) > tolerance || std::abs(qGreen(p) - qGreen(q)) > tolerance
-                || std::abs(qBlue(p) - qBlue(q)) > tolerance)
-                ++differ;
-        }
-    return double(differ) / (qsizetype(a.width()) * a.height());
 }
 
 }  // namespace
@@ -106,7 +93,7 @@ private Q_SLOTS:
         QVERIFY2(dialog->statusText().startsWith(QStringLiteral("200 · image/svg+xml")), qPrintable(dialog->statusText()));
         const QImage drawn = dialog->shownImage().convertToFormat(QImage::Format_RGB32);
         QCOMPARE(drawn.size(), canvasSize);
-        QVERIFY2(differingPixels(drawn, window.canvas()->image().convertToFormat(QImage::Format_RGB32), 64) < 0.01,
+        QVERIFY2(test::differingPixels(drawn, window.canvas()->image().convertToFormat(QImage::Format_RGB32), 64) < 0.01,
                  "the SVG answer differs from the canvas in more than 1 % of its pixels");
 
         // XML answers show as text; a map= naming another file changes nothing.
