@@ -3,6 +3,7 @@
 #include "encode/output_format.h"
 #include "encode/image_encoder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -18,7 +19,17 @@ struct Fixed {
     bool operator==(const Fixed& o) const { return x == o.x && y == o.y; }
 };
 
-Fixed toFixed(QPointF p) { return {int(std::lrint(p.x() * 256)), int(std::lrint(p.y() * 256))}; }
+// cairo's 24.8 fixed point holds about +-8.4 million pixels: a vertex
+// farther out (a feature far beyond a deeply zoomed view) is held at that
+// limit rather than wrapped round.
+int fixedCoordinate(double v)
+{
+    constexpr double Limit = 8388607.0;
+    if (!std::isfinite(v)) return 0;
+    return int(std::lrint(std::clamp(v, -Limit, Limit) * 256));
+}
+
+Fixed toFixed(QPointF p) { return {fixedCoordinate(p.x()), fixedCoordinate(p.y())}; }
 
 // cairo_path_fixed_t's rules for what a sequence of moves, lines, curves
 // and closes becomes (cairo-path-fixed.c).

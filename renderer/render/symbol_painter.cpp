@@ -191,8 +191,14 @@ void drawGlyphMarker(QPainter& p, const MarkerStyle& s)
     ink.outlineWidth = std::trunc(s.width);
     const QTransform local = QTransform::fromTranslate(shift.x(), shift.y());
     if (VectorSurface::isVector(p)) return TextPainter::drawVector(p, {GlyphPlacement{glyph, local}}, ink);
-    if (!p.device() || p.device()->devType() != QInternal::Image) return;
-    TextPainter::draw(*static_cast<QImage*>(p.device()), {GlyphPlacement{glyph, local * p.transform()}}, ink);
+    // Blended straight into the image, unless the painter clips (a legend
+    // key) or fades: then through it, the outline as a stroke.
+    if (p.device() && p.device()->devType() == QInternal::Image && !p.hasClipping() && p.opacity() >= 1)
+        return TextPainter::draw(*static_cast<QImage*>(p.device()), {GlyphPlacement{glyph, local * p.transform()}}, ink);
+    const QPainterPath path = local.map(glyph->curves);
+    if (s.outline.isValid())
+        p.strokePath(path, QPen(s.outline, ink.outlineWidth + 1, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    if (s.fill.isValid()) p.fillPath(path, s.fill);
 }
 
 }  // namespace

@@ -86,6 +86,8 @@ private Q_SLOTS:
         QTest::newRow("a degenerate first segment goes") << polyline({{0, 0}, {0, 0}, {1, 1}}) << false
                                                          << QStringLiteral("M 0 0 L 1 1 ");
         QTest::newRow("on the 1/256 grid") << polyline({{0.3, 0}, {1, 1}}) << false << QStringLiteral("M 0.300781 0 L 1 1 ");
+        QTest::newRow("held at the fixed-point limit") << polyline({{1e12, 0}, {1, 1}}) << false
+                                                       << QStringLiteral("M 8388607 0 L 1 1 ");
         QTest::newRow("a stroked ring stays open") << polyline({{0, 0}, {4, 0}, {4, 4}, {0, 0}}) << false
                                                    << QStringLiteral("M 0 0 L 4 0 L 4 4 L 0 0 ");
         QTest::newRow("a closed ring: Z and a move back") << polyline({{0, 0}, {4, 0}, {4, 4}, {0, 0}}) << true

@@ -27,7 +27,7 @@ Drawn key(const QByteArray& layer, double scaleDenom, const QRect& box = kKey)
     const LoadResult loaded = parseMapText(text, QStringLiteral("k.map"));
     Drawn out;
     if (!loaded.ok() || loaded.map->layers.isEmpty()) return out;
-    out.image = QImage(box.size(), QImage::Format_ARGB32_Premultiplied);
+    out.image = QImage(box.size() + QSize(box.x(), box.y()) * 2, QImage::Format_ARGB32_Premultiplied);
     out.image.fill(Qt::white);
     QPainter p(&out.image);
     p.setRenderHint(QPainter::Antialiasing);
@@ -53,6 +53,21 @@ class TestLegendIcon : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void trueTypeMarkerStaysInsideItsKey()
+    {
+        // A glyph larger than the key is cut at the key, as every key's drawing is.
+        const Drawn d = key("SYMBOL NAME 'w' TYPE TRUETYPE CHARACTER 'W' END\n"
+                            "LAYER NAME 'p' TYPE POINT CLASS NAME 'c' STYLE SYMBOL 'w' SIZE 30 COLOR 0 0 0 END END END",
+                            0, QRect(10, 10, 20, 10));
+        QVERIFY(d.ok);
+        int inside = 0, outside = 0;
+        for (int y = 0; y < d.image.height(); ++y)
+            for (int x = 0; x < d.image.width(); ++x)
+                (QRect(10, 10, 20, 10).contains(x, y) ? inside : outside) += dark(QColor(d.image.pixel(x, y)));
+        QVERIFY(inside > 20);
+        QCOMPARE(outside, 0);
+    }
+
     void markerOutlineIsTheStyleWidth()
     {
         const Drawn d = key("LAYER NAME 'p' TYPE POINT CLASS NAME 'c' STYLE SYMBOL 'circle' SIZE 9 COLOR 255 0 0 "
