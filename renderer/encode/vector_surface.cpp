@@ -41,32 +41,7 @@ public:
     Type type() const override { return QPaintEngine::User; }
     void updateState(const QPaintEngineState&) override {}
 
-    void drawPath(const QPainterPath& path) override
-    {
-        const QPainter* p = painter();
-        const QTransform& t = p->transform();
-        const double opacity = p->opacity();
-        VectorItem item;
-        item.path = t.map(path);
-        item.evenOdd = path.fillRule() == Qt::OddEvenFill;
-        const QBrush& brush = p->brush();
-        if (brush.style() != Qt::NoBrush && brush.color().alpha() > 0) {
-            QColor c = brush.color();
-            c.setAlphaF(c.alphaF() * opacity);
-            item.fill = c;
-        }
-        const QPen& pen = p->pen();
-        if (pen.style() != Qt::NoPen && pen.color().alpha() > 0 && !pen.isCosmetic()) {
-            QPen stroke = pen;
-            const double scale = std::sqrt(std::abs(t.determinant()));
-            stroke.setWidthF(pen.widthF() * scale);
-            QColor c = pen.color();
-            c.setAlphaF(c.alphaF() * opacity);
-            stroke.setColor(c);
-            item.stroke = stroke;
-        }
-        if (item.fill || item.stroke) m_surface.add(std::move(item));
-    }
+    void drawPath(const QPainterPath& path) override { record(path, true); }
 
     void drawPolygon(const QPointF* points, int count, PolygonDrawMode mode) override
     {
@@ -75,16 +50,8 @@ public:
         path.setFillRule(mode == WindingMode ? Qt::WindingFill : Qt::OddEvenFill);
         path.moveTo(points[0]);
         for (int i = 1; i < count; ++i) path.lineTo(points[i]);
-        if (mode != PolylineMode) {
-            path.closeSubpath();
-            drawPath(path);
-            return;
-        }
-        QPainter* p = painter();
-        const QBrush brush = p->brush();
-        p->setBrush(Qt::NoBrush);
-        drawPath(path);
-        p->setBrush(brush);
+        if (mode != PolylineMode) path.closeSubpath();
+        record(path, mode != PolylineMode);  // a polyline is only stroked
     }
 
     void drawImage(const QRectF& r, const QImage& image, const QRectF& sr, Qt::ImageConversionFlags) override
@@ -101,6 +68,33 @@ public:
     }
 
 private:
+    // The path in device pixels with the painter's brush (when `fillable`) and pen.
+    void record(const QPainterPath& path, bool fillable)
+    {
+        const QPainter* p = painter();
+        const QTransform& t = p->transform();
+        const double opacity = p->opacity();
+        VectorItem item;
+        item.path = t.map(path);
+        item.evenOdd = path.fillRule() == Qt::OddEvenFill;
+        const QBrush& brush = p->brush();
+        if (fillable && brush.style() != Qt::NoBrush && brush.color().alpha() > 0) {
+            QColor c = brush.color();
+            c.setAlphaF(c.alphaF() * opacity);
+            item.fill = c;
+        }
+        const QPen& pen = p->pen();
+        if (pen.style() != Qt::NoPen && pen.color().alpha() > 0 && !pen.isCosmetic()) {
+            QPen stroke = pen;
+            stroke.setWidthF(pen.widthF() * std::sqrt(std::abs(t.determinant())));
+            QColor c = pen.color();
+            c.setAlphaF(c.alphaF() * opacity);
+            stroke.setColor(c);
+            item.stroke = stroke;
+        }
+        if (item.fill || item.stroke) m_surface.add(std::move(item));
+    }
+
     VectorSurface& m_surface;
 };
 
