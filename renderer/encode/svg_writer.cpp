@@ -237,8 +237,9 @@ QByteArray cairoNumber(double d)
     return QByteArray(buffer, qsizetype(len));
 }
 
-QByteArray writeSvg(const VectorSurface& surface, const std::optional<QColor>& background)
+QByteArray writeSvg(const VectorSurface& surface)
 {
+    const std::optional<QColor>& background = surface.background();
     const QByteArray w = QByteArray::number(surface.size().width()), h = QByteArray::number(surface.size().height());
     QByteArray out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                      "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\""

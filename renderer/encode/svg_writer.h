@@ -15,8 +15,8 @@
 
 namespace maptune {
 
-// background: painted first as a full-size rectangle; none for a transparent map.
-QByteArray writeSvg(const VectorSurface& surface, const std::optional<QColor>& background);
+// The surface's background is painted first as a full-size rectangle.
+QByteArray writeSvg(const VectorSurface& surface);
 
 // cairo's number format (_cairo_dtostr): "%f" without trailing zeros, more
 // digits below 0.1 so that six significant ones remain.

@@ -18,6 +18,21 @@ std::atomic<int> g_bindings{0};
 std::mutex g_mutex;
 std::vector<std::pair<const QImage*, VectorSurface*>> g_bound;
 
+QColor withOpacity(QColor c, double opacity)
+{
+    c.setAlphaF(c.alphaF() * opacity);
+    return c;
+}
+
+// A pen as it strokes in device pixels: width through the painter's
+// transform, colour through its opacity.
+QPen inDevice(QPen pen, const QPainter& p)
+{
+    pen.setWidthF(pen.widthF() * std::sqrt(std::abs(p.transform().determinant())));
+    pen.setColor(withOpacity(pen.color(), p.opacity()));
+    return pen;
+}
+
 QImage fadedImage(const QImage& image, double opacity)
 {
     if (opacity >= 1) return image.convertToFormat(QImage::Format_ARGB32_Premultiplied);
@@ -71,27 +86,15 @@ private:
     // The path in device pixels with the painter's brush (when `fillable`) and pen.
     void record(const QPainterPath& path, bool fillable)
     {
-        const QPainter* p = painter();
-        const QTransform& t = p->transform();
-        const double opacity = p->opacity();
+        const QPainter& p = *painter();
         VectorItem item;
-        item.path = t.map(path);
+        item.path = p.transform().map(path);
         item.evenOdd = path.fillRule() == Qt::OddEvenFill;
-        const QBrush& brush = p->brush();
-        if (fillable && brush.style() != Qt::NoBrush && brush.color().alpha() > 0) {
-            QColor c = brush.color();
-            c.setAlphaF(c.alphaF() * opacity);
-            item.fill = c;
-        }
-        const QPen& pen = p->pen();
-        if (pen.style() != Qt::NoPen && pen.color().alpha() > 0 && !pen.isCosmetic()) {
-            QPen stroke = pen;
-            stroke.setWidthF(pen.widthF() * std::sqrt(std::abs(t.determinant())));
-            QColor c = pen.color();
-            c.setAlphaF(c.alphaF() * opacity);
-            stroke.setColor(c);
-            item.stroke = stroke;
-        }
+        const QBrush& brush = p.brush();
+        if (fillable && brush.style() != Qt::NoBrush && brush.color().alpha() > 0)
+            item.fill = withOpacity(brush.color(), p.opacity());
+        const QPen& pen = p.pen();
+        if (pen.style() != Qt::NoPen && pen.color().alpha() > 0 && !pen.isCosmetic()) item.stroke = inDevice(pen, p);
         if (item.fill || item.stroke) m_surface.add(std::move(item));
     }
 
@@ -125,26 +128,18 @@ int VectorSurface::metric(PaintDeviceMetric metric) const
     return 0;
 }
 
-QColor VectorSurface::faded(const QPainter& p, QColor c) const
-{
-    c.setAlphaF(c.alphaF() * p.opacity());
-    return c;
-}
-
 QPen VectorSurface::withState(const QPainter& p, QPen pen) const
 {
     pen.setCapStyle(m_cap);
     pen.setJoinStyle(m_join);
-    pen.setColor(faded(p, pen.color()));
-    pen.setWidthF(pen.widthF() * std::sqrt(std::abs(p.transform().determinant())));
-    return pen;
+    return inDevice(pen, p);
 }
 
 void VectorSurface::fillPolygon(const QPainter& p, const QPainterPath& rings, const QColor& color)
 {
     m_evenOdd = true;
     if (!color.isValid() || color.alpha() == 0) return;
-    VectorItem item{p.transform().map(rings), faded(p, color), true, std::nullopt, true, {}, {}};
+    VectorItem item{p.transform().map(rings), withOpacity(color, p.opacity()), true, std::nullopt, true, {}, {}};
     m_items.append(std::move(item));
 }
 
@@ -160,7 +155,7 @@ void VectorSurface::paintSymbol(const QPainter& p, const QPainterPath& path, con
                                 std::optional<QPen> stroke)
 {
     VectorItem item{p.transform().map(path), std::nullopt, m_evenOdd, std::nullopt, false, {}, {}};
-    if (fill && fill->isValid() && fill->alpha() > 0) item.fill = faded(p, *fill);
+    if (fill && fill->isValid() && fill->alpha() > 0) item.fill = withOpacity(*fill, p.opacity());
     if (stroke && stroke->style() != Qt::NoPen && stroke->widthF() > 0 && stroke->color().alpha() > 0)
         item.stroke = withState(p, *stroke);
     if (item.fill || item.stroke) m_items.append(std::move(item));
@@ -171,7 +166,7 @@ void VectorSurface::paintGlyphs(const QPainter& p, const QPainterPath& glyphs, c
 {
     const QPainterPath path = p.transform().map(glyphs);
     if (outline) m_items.append(VectorItem{path, std::nullopt, m_evenOdd, withState(p, *outline), true, {}, {}});
-    if (fill) m_items.append(VectorItem{path, faded(p, *fill), m_evenOdd, std::nullopt, true, {}, {}});
+    if (fill) m_items.append(VectorItem{path, withOpacity(*fill, p.opacity()), m_evenOdd, std::nullopt, true, {}, {}});
 }
 
 VectorSurface* VectorSurface::of(const QPainter& p)
@@ -179,12 +174,12 @@ VectorSurface* VectorSurface::of(const QPainter& p)
     return dynamic_cast<VectorSurface*>(p.device());
 }
 
-void VectorSurface::append(const VectorSurface& other, QPointF offset, const std::optional<QColor>& background)
+void VectorSurface::append(const VectorSurface& other, QPointF offset)
 {
-    if (background) {
+    if (other.background()) {
         QPainterPath box;
         box.addRect(QRectF(offset, QSizeF(other.size())));
-        m_items.append(VectorItem{box, *background, m_evenOdd, std::nullopt, true, {}, {}});
+        m_items.append(VectorItem{box, *other.background(), m_evenOdd, std::nullopt, true, {}, {}});
     }
     const QTransform move = QTransform::fromTranslate(offset.x(), offset.y());
     for (VectorItem item : other.items()) {
@@ -196,14 +191,10 @@ void VectorSurface::append(const VectorSurface& other, QPointF offset, const std
 
 void VectorSurface::fade(qsizetype first, double opacity)
 {
-    auto fadeColor = [opacity](QColor c) {
-        c.setAlphaF(c.alphaF() * opacity);
-        return c;
-    };
     for (qsizetype i = first; i < m_items.size(); ++i) {
         VectorItem& item = m_items[i];
-        if (item.fill) item.fill = fadeColor(*item.fill);
-        if (item.stroke) item.stroke->setColor(fadeColor(item.stroke->color()));
+        if (item.fill) item.fill = withOpacity(*item.fill, opacity);
+        if (item.stroke) item.stroke->setColor(withOpacity(item.stroke->color(), opacity));
         if (!item.image.isNull()) item.image = fadedImage(item.image, opacity);
     }
 }

@@ -39,9 +39,12 @@ public:
     void setSize(QSize size) { m_size = size; }
     const QList<VectorItem>& items() const { return m_items; }
     void add(VectorItem item) { m_items.append(std::move(item)); }
+    // What the drawing starts from, as an image is filled first; none: transparent.
+    void setBackground(const std::optional<QColor>& color) { m_background = color; }
+    const std::optional<QColor>& background() const { return m_background; }
     // Another surface's items moved by `offset`, over a rectangle of its
-    // size in `background` when given (an embedded legend or scale bar).
-    void append(const VectorSurface& other, QPointF offset, const std::optional<QColor>& background);
+    // size in its background (an embedded legend or scale bar).
+    void append(const VectorSurface& other, QPointF offset);
     // Items from `first` on drawn at `opacity` (a layer's OPACITY).
     void fade(qsizetype first, double opacity);
 
@@ -84,10 +87,10 @@ protected:
     int metric(PaintDeviceMetric metric) const override;
 
 private:
-    QColor faded(const QPainter& p, QColor c) const;
     QPen withState(const QPainter& p, QPen pen) const;
 
     QSize m_size;
+    std::optional<QColor> m_background;
     QList<VectorItem> m_items;
     bool m_evenOdd = false;  // cairo's initial fill rule is non-zero
     Qt::PenCapStyle m_cap = Qt::RoundCap;  // MapServer's cairo context starts round

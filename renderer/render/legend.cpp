@@ -40,6 +40,7 @@ QImage drawLegend(const MapDef& map, const QList<LegendEntry>& entries, bool tra
     std::optional<VectorSurface::Binding> binding;
     if (vector) {
         vector->setSize(size);
+        vector->setBackground(transparent || !bg.isSet() ? std::nullopt : std::optional<QColor>(QColor(bg.r, bg.g, bg.b)));
         binding.emplace(image, *vector);
     }
     const LegendText text = legendText(map);
@@ -98,8 +99,7 @@ QRect embedLegend(QImage& canvas, const MapDef& map, const MapView& view, bool m
     // The legend sits flush in its corner: msEmbedLegend takes no offset.
     const QPoint at = embedTopLeft(canvas.size(), image.size(), position);
     if (surface) {
-        const Color& bg = map.legend.imageColor;
-        surface->append(drawn, at, !transparent && bg.isSet() ? std::optional<QColor>(QColor(bg.r, bg.g, bg.b)) : std::nullopt);
+        surface->append(drawn, at);
         return QRect(at, image.size());
     }
     QPainter p(&canvas);

@@ -171,6 +171,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     std::optional<VectorSurface::Binding> binding;
     if (format->kind == ImageFormat::Kind::Svg) {
         surface.emplace(QSize(width, height));
+        surface->setBackground(transparent ? std::nullopt : std::optional<QColor>(QColor(bg.r, bg.g, bg.b)));
         binding.emplace(canvas, *surface);
     }
 
@@ -252,7 +253,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
     result.mimeType = written.mimeType;
     if (surface) {
         Stopwatch encodeClock;
-        result.bytes = writeSvg(*surface, transparent ? std::nullopt : std::optional<QColor>(QColor(bg.r, bg.g, bg.b)));
+        result.bytes = writeSvg(*surface);
         result.trace.encodeMs = encodeClock.elapsedMs();
         result.trace.bytes = result.bytes.size();
     } else if (req.encode) {

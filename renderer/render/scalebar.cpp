@@ -135,6 +135,7 @@ QImage drawScalebar(const MapDef& map, const MapView& view, VectorSurface* vecto
     std::optional<VectorSurface::Binding> binding;
     if (vector) {
         vector->setSize(image.size());
+        vector->setBackground(sb.transparent || !bg.isSet() ? std::nullopt : std::optional<QColor>(QColor(bg.r, bg.g, bg.b)));
         binding.emplace(image, *vector);
     }
 
@@ -173,9 +174,7 @@ QRect embedScalebar(QImage& canvas, const MapDef& map, const MapView& view)
     const QPoint offset(extra(map.scalebar, "OFFSET", 0).toInt(), extra(map.scalebar, "OFFSET", 1).toInt());
     const QPoint at = embedTopLeft(canvas.size(), bar.size(), map.scalebar.position, offset);
     if (surface) {
-        const Color& bg = map.scalebar.imageColor;
-        const bool opaque = !map.scalebar.transparent && bg.isSet();
-        surface->append(drawn, at, opaque ? std::optional<QColor>(QColor(bg.r, bg.g, bg.b)) : std::nullopt);
+        surface->append(drawn, at);
         return QRect(at, bar.size());
     }
     QPainter p(&canvas);

@@ -37,8 +37,9 @@ QStringList pathData(const QByteArray& svg)
 QByteArray written(const QList<VectorItem>& items, std::optional<QColor> background = std::nullopt)
 {
     VectorSurface surface(QSize(20, 10));
+    surface.setBackground(background);
     for (const VectorItem& item : items) surface.add(item);
-    return writeSvg(surface, background);
+    return writeSvg(surface);
 }
 
 VectorItem stroke(const QPainterPath& path, QPen pen = QPen(Qt::black, 1))
@@ -144,7 +145,7 @@ private Q_SLOTS:
             QPainter p(&surface);
             p.drawImage(QPointF(3, 2), tile);
         }
-        const QByteArray svg = writeSvg(surface, std::nullopt);
+        const QByteArray svg = writeSvg(surface);
         static const QRegularExpression image(QStringLiteral("<image x=\"3\" y=\"2\" width=\"6\" height=\"4\" xlink:href=\"data:image/png;base64,([^\"]+)\"/>"));
         const QRegularExpressionMatch m = image.match(QString::fromUtf8(svg));
         QVERIFY2(m.hasMatch(), svg.constData());

@@ -75,12 +75,7 @@ Response legendOrScalebar(const PreparedMap& prepared, const CgiParams& p, const
     if (image.isNull())
         return cgiErrorPage({where + (legend ? QStringLiteral("General error message. The legend has no class with a NAME.")
                                             : QStringLiteral("General error message. The map has no cell size."))});
-    if (vector) {
-        const Color& bg = legend ? map.legend.imageColor : map.scalebar.imageColor;
-        const bool transparent = format.transparent || (!legend && map.scalebar.transparent);
-        const std::optional<QColor> background = !transparent && bg.isSet() ? std::optional<QColor>(QColor(bg.r, bg.g, bg.b)) : std::nullopt;
-        return imageResponse(writeSvg(*vector, background), format.mimeType);
-    }
+    if (vector) return imageResponse(writeSvg(*vector), format.mimeType);
     const ImageFormat& written = format.formatFor(image);
     Result<QByteArray> encoded = encodeImage(image, written);
     if (!encoded) return cgiErrorPage({where + QStringLiteral("Image handling error. ") + encoded.message()});
