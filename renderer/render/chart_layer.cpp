@@ -1,7 +1,6 @@
 #include "render/chart_layer.h"
 
 #include "encode/vector_surface.h"
-
 #include "mapfile/processing.h"
 #include "render/polygon_label_point.h"
 #include "render/stroke_painter.h"

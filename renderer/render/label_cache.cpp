@@ -1,7 +1,6 @@
 #include "render/label_cache.h"
 
 #include "encode/vector_surface.h"
-
 #include "render/label_footprint.h"
 #include "render/line_label_path.h"
 #include "render/line_offset.h"

@@ -1,7 +1,6 @@
 #include "render/label_leader.h"
 
 #include "encode/vector_surface.h"
-
 #include "mapfile/map_loader.h"
 #include "render/stroke_painter.h"
 #include "render/style_resolver.h"

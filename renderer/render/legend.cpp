@@ -1,7 +1,6 @@
 #include "render/legend.h"
 
 #include "encode/vector_surface.h"
-
 #include "render/embed_position.h"
 #include "render/legend_icon.h"
 #include "render/scale_range.h"

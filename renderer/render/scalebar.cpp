@@ -1,7 +1,6 @@
 #include "render/scalebar.h"
 
 #include "encode/vector_surface.h"
-
 #include "render/embed_position.h"
 #include "render/label_cache.h"
 #include "render/legend_layout.h"

@@ -2,7 +2,6 @@
 
 #include "encode/vector_surface.h"
 #include "render/cairo_arc.h"
-
 #include "render/stroke_painter.h"
 #include "render/text_painter.h"
 #include "text/font_face.h"
@@ -156,7 +155,6 @@ QPainterPath vectorPath(const SymbolDef& sym, bool closeParts, double& sizeX, do
     return path;
 }
 
-
 // A TRUETYPE symbol's glyph as MapServer's font cache loads it: the CHARACTER
 // (an HTML reference like "&#10140;" names its character) of the FONT, at
 // MapServer's integer size (points at 96 dpi), FreeType's unhinted outline.
@@ -266,15 +264,15 @@ void SymbolPainter::drawMarker(QPainter& p, const QPointF& at, const MarkerStyle
             p.setPen(s.fill.isValid() ? QPen(s.fill, s.width) : QPen(Qt::NoPen));
             p.setBrush(Qt::NoBrush);
         }
+        // AGG's polygon for pixels; cairo's arc, as MapServer's SVG has it, for vectors.
+        QPainterPath outline;
         if (VectorSurface::isVector(p)) {
-            // cairo's full-circle arc, as MapServer's SVG draws the ellipse.
-            paintShape(p, CairoArc::ellipse(box.width() / 2, box.height() / 2), p.brush(), p.pen());
+            outline = CairoArc::ellipse(box.width() / 2, box.height() / 2);
         } else {
-            QPainterPath outline;
             outline.addPolygon(aggEllipse(box.width() / 2, box.height() / 2));
             outline.closeSubpath();
-            paintShape(p, outline, p.brush(), p.pen());
         }
+        paintShape(p, outline, p.brush(), p.pen());
     } else if (sym->drawnType() == SymbolType::Vector) {
         double sx = 0, sy = 0;
         QPainterPath path = vectorPath(*sym, sym->filled, sx, sy);

@@ -1,7 +1,6 @@
 #include "render/vector_layer_renderer.h"
 
 #include "encode/vector_surface.h"
-
 #include "render/ogr_auto_style.h"
 
 #include "render/feature_source_factory.h"
