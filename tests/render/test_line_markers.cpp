@@ -1,8 +1,7 @@
 // Markers along lines and outlines as MapServer places and sizes them
 // (msImagePolylineMarkers, msDrawShadeSymbol, TrueType symbol sizes).
 
-#include "mapfile/map_loader.h"
-#include "render/map_renderer.h"
+#include "map_text_render.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -16,16 +15,10 @@ namespace {
 // One pixel per map unit, pixel centres on whole coordinates.
 RenderResult render(const QByteArray& layers, const QString& path = QStringLiteral("/tmp/line_markers.map"))
 {
-    const QByteArray text = "MAP SIZE 100 100 EXTENT -0.5 -0.5 99.5 99.5 IMAGECOLOR 255 255 255\n"
-                            " SYMBOL NAME 'vert' TYPE VECTOR POINTS 0 0 0 1 END ANCHORPOINT 0 0 END\n"
-                            + layers + "END\n";
-    const LoadResult loaded = parseMapText(text, path);
-    if (!loaded.ok()) {
-        RenderResult r;
-        r.error = QStringLiteral("mapfile does not parse");
-        return r;
-    }
-    return MapRenderer(loaded.map).render({});
+    return test::renderMapText("MAP SIZE 100 100 EXTENT -0.5 -0.5 99.5 99.5 IMAGECOLOR 255 255 255\n"
+                               " SYMBOL NAME 'vert' TYPE VECTOR POINTS 0 0 0 1 END ANCHORPOINT 0 0 END\n"
+                                   + layers + "END\n",
+                               path);
 }
 
 bool writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
