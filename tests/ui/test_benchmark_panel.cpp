@@ -1,10 +1,11 @@
-// The Benchmark and raster advisor docks against a real embedded WMS on
-// loopback: a small interleaved experiment fills the table and the charts,
-// the served requests reach the Timings panel, Cancel ends a long run at
-// once, results save as JSON/CSV/HTML; "this map" requests the layers the
-// Layers list shows; the advisor lists a striped GeoTIFF with the right
-// advice, really builds its overviews, asks where a conversion goes, points
-// the layer at it in the editor's text and brings the Benchmark dock forward.
+// The Benchmark dock against a real embedded WMS on loopback: a small
+// interleaved experiment fills the table and the charts, the served requests
+// reach the Timings panel, Cancel ends a long run at once, results save as
+// JSON/CSV/HTML; "this map" requests the layers the Layers list shows; in the
+// main window, the docks and the Benchmark dock brought forward. (The raster
+// advisor's tests: test_raster_advisor_panel.cpp.)
+
+#include "benchmark_fixture.h"
 
 #include "benchmark_charts.h"
 #include "benchmark_panel.h"
@@ -20,7 +21,6 @@
 
 #include "render/engine.h"
 
-#include <gdal_priv.h>
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -31,109 +31,23 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProgressBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTextDocument>
 #include <QTreeView>
-#include <QTreeWidget>
 
 using namespace maptune;
+using namespace maptune::testing;
 
 namespace {
-
-// Squares in Web Mercator metres, served over WMS.
-const char* const kSquares = R"MAP(MAP
-  NAME "squares"
-  SIZE 100 100
-  EXTENT 0 0 1000 1000
-  IMAGECOLOR 255 255 255
-  PROJECTION "init=epsg:3857" END
-  WEB METADATA "wms_enable_request" "*" "wms_srs" "EPSG:3857" END END
-  LAYER
-    NAME "red"
-    TYPE POLYGON
-    STATUS ON
-    FEATURE WKT "POLYGON((100 600, 400 600, 400 900, 100 900, 100 600))" END
-    CLASS STYLE COLOR 255 0 0 END END
-  END
-  LAYER
-    NAME "frame"
-    TYPE LINE
-    STATUS ON
-    FEATURE WKT "LINESTRING(10 10, 990 10, 990 990, 10 990, 10 10)" END
-    CLASS STYLE COLOR 0 0 0 WIDTH 2 END END
-  END
-END
-)MAP";
-
-// A raster layer over a 2048 px square GeoTIFF in Web Mercator metres.
-const char* const kRasterMap = R"MAP(MAP
-  NAME "ortho"
-  SIZE 256 256
-  EXTENT 0 0 2048 2048
-  PROJECTION "init=epsg:3857" END
-  WEB METADATA "wms_enable_request" "*" "wms_srs" "EPSG:3857" END END
-  LAYER
-    NAME "ortho"
-    TYPE RASTER
-    STATUS ON
-    DATA "striped.tif"
-  END
-END
-)MAP";
-
-// GDAL's default GeoTIFF: strips, no compression, no overviews (the "before" of the field reports).
-bool writeStripedTiff(const QString& path, int size)
-{
-    GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
-    if (!gtiff) return false;
-    GDALDataset* ds = gtiff->Create(path.toUtf8().constData(), size, size, 1, GDT_Byte, nullptr);
-    if (!ds) return false;
-    double gt[6] = {0, 1, 0, double(size), 0, -1};
-    ds->SetGeoTransform(gt);
-    ds->SetProjection("EPSG:3857");
-    std::vector<unsigned char> row(size);
-    bool ok = true;
-    for (int y = 0; y < size && ok; ++y) {
-        for (int x = 0; x < size; ++x) row[x] = static_cast<unsigned char>((x ^ y) & 0xff);
-        ok = ds->GetRasterBand(1)->RasterIO(GF_Write, 0, y, size, 1, row.data(), size, 1, GDT_Byte, 0, 0) == CE_None;
-    }
-    GDALClose(ds);
-    return ok;
-}
-
-int overviewCount(const QString& path)
-{
-    GDALDataset* ds = GDALDataset::Open(path.toUtf8().constData(), GDAL_OF_RASTER | GDAL_OF_READONLY);
-    if (!ds) return -1;
-    const int n = ds->GetRasterBand(1)->GetOverviewCount();
-    GDALClose(ds);
-    return n;
-}
-
-QString writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    if (f.open(QIODevice::WriteOnly)) f.write(bytes);
-    return path;
-}
 
 // MAPTUNE_SCREENSHOT_DIR=DIR (e.g. under Xvfb with QT_QPA_PLATFORM=xcb): the
 // main window test runs longer and saves what it shows there as PNG.
 QString screenshotDir()
 {
     return qEnvironmentVariable("MAPTUNE_SCREENSHOT_DIR");
-}
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 // Unchecks a layer in a Layers view as a user does: the row made current, Space.
@@ -161,51 +75,6 @@ QSet<QString> requestedLayers(const QSignalSpy& served)
     return layers;
 }
 
-// A served map, a document on it, the Server panel and the Benchmark panel, wired as the main window does.
-struct Bench {
-    QTemporaryDir dir;
-    MapDocument document;
-    ServerPanel server;
-    TimingsPanel timings;
-    std::unique_ptr<BenchmarkPanel> panel;
-
-    bool open(const QByteArray& mapText = kSquares)
-    {
-        const QString path = writeFile(dir.filePath("squares.map"), mapText);
-        if (!document.open(path)) return false;
-        server.setPort(0);
-        server.setMapPath(path);
-        QObject::connect(&server, &ServerPanel::requestServed, &timings, &TimingsPanel::addServedRequest);
-        panel = std::make_unique<BenchmarkPanel>(&document, &server);
-        QObject::connect(panel.get(), &BenchmarkPanel::requestServed, &timings, &TimingsPanel::addServedRequest);
-        panel->setWorkDir(dir.filePath("work"));
-        BenchmarkSettings* s = panel->settings();
-        s->setConcurrency(2);
-        s->setRequestCount(10);
-        s->setRounds(2);
-        s->setImageSize(64, 64);
-        s->setWarmup(2);
-        return true;
-    }
-    // The same server, only the red layer: a second configuration for an A/B run.
-    QString redOnlyTemplate() const
-    {
-        return server.baseUrl() + QStringLiteral("?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=red&STYLES="
-                                                 "&SRS=EPSG:3857&BBOX={BBOX}&WIDTH={WIDTH}&HEIGHT={HEIGHT}&FORMAT=image/png");
-    }
-    // Runs to the end; the finished result.
-    std::optional<ExperimentResult> runToEnd(int timeoutMs = 60000)
-    {
-        QSignalSpy done(panel.get(), &BenchmarkPanel::finished);
-        if (const Status started = panel->run(); !started) {
-            qWarning("run: %s", qPrintable(started.message()));
-            return std::nullopt;
-        }
-        if (!done.wait(timeoutMs)) return std::nullopt;
-        return done.first().at(0).value<ExperimentResult>();
-    }
-};
-
 }  // namespace
 
 class TestBenchmarkPanel : public QObject {
@@ -220,11 +89,6 @@ private Q_SLOTS:
     void requestsTheLayersShown();
     void requestChoicesAreReadable();
     void presetRequestsReachTimings();
-    void advisorListsStripedTiff();
-    void advisorBuildsOverviews();
-    void advisorConversionOffersComparison();
-    void advisorAsksWhereToWrite();
-    void advisorPointsLayerAtNewFile();
     void mainWindowDocks();
     void mainWindowBenchmarksShownLayersAndRaisesDock();
 };
@@ -431,7 +295,7 @@ void TestBenchmarkPanel::presetRequestsReachTimings()
     // own embedded server, not the Server panel; their traces still reach Timings.
     Bench b;
     QVERIFY(writeStripedTiff(b.dir.filePath("striped.tif"), 256));
-    QByteArray text(kRasterMap);
+    QByteArray text(kStripedRasterMap);
     text.replace("DATA \"striped.tif\"", "DATA \"striped.tif\"\n    PROCESSING \"LUT=0:0,255:128\"");
     QVERIFY(b.open(text));
     b.panel->setPreset(PresetKind::Lut, QStringLiteral("ortho"));
@@ -470,227 +334,13 @@ void TestBenchmarkPanel::presetRequestsReachTimings()
     QCOMPARE(int(served.count()), count);
 }
 
-namespace {
-
-// The raster map opened in a Bench, with an advisor that has inspected it.
-struct Advised {
-    Bench bench;
-    std::unique_ptr<RasterAdvisorPanel> advisor;
-    QString tiff;
-    QStringList suggested;   // what the advisor proposed to write
-    QString chosen;          // the answer to "where to write": empty is the suggestion
-
-    bool open()
-    {
-        tiff = bench.dir.filePath("striped.tif");
-        if (!writeStripedTiff(tiff, 2048) || !bench.open(kRasterMap)) return false;
-        bench.panel->settings()->setRounds(1);
-        advisor = std::make_unique<RasterAdvisorPanel>(&bench.document, bench.panel.get());
-        advisor->setOutputPathChooser([this](const QString& path) {
-            suggested << path;
-            return chosen.isEmpty() ? path : chosen;
-        });
-        QSignalSpy inspected(advisor.get(), &RasterAdvisorPanel::inspected);
-        return !advisor->reports().isEmpty() || inspected.wait(10000);
-    }
-    QTreeWidgetItem* fileItem() const
-    {
-        QTreeWidget* tree = advisor->tree();
-        return tree->topLevelItemCount() == 1 && tree->topLevelItem(0)->childCount() > 0 ? tree->topLevelItem(0)->child(0)
-                                                                                          : nullptr;
-    }
-    // The action by its button, as a user starts it.
-    std::optional<RasterJobResult> applyAndWait(RasterAction action)
-    {
-        QSignalSpy done(advisor.get(), &RasterAdvisorPanel::actionFinished);
-        QSignalSpy inspected(advisor.get(), &RasterAdvisorPanel::inspected);
-        QPushButton* button = advisor->actionButton(action);
-        if (!advisor->selectFile(QStringLiteral("ortho"), tiff) || !button->isEnabled()) return std::nullopt;
-        QTest::mouseClick(button, Qt::LeftButton);
-        if (!done.wait(60000)) return std::nullopt;
-        if (!inspected.wait(10000)) return std::nullopt;  // the panel looks at the files again
-        return done.first().at(0).value<RasterJobResult>();
-    }
-};
-
-}  // namespace
-
-void TestBenchmarkPanel::advisorListsStripedTiff()
-{
-    Advised a;
-    QVERIFY(a.open());
-    QCOMPARE(a.advisor->reports().size(), 1);
-    const LayerRasterReport& report = a.advisor->reports().first();
-    QCOMPARE(report.layer, QStringLiteral("ortho"));
-    QCOMPARE(report.files.size(), 1);
-    QVERIFY(!report.files.first().tiled);
-    QCOMPARE(report.files.first().overviews, 0);
-
-    // The tree: the layer, its file with its layout, and advice that offers the fixes.
-    QTreeWidget* tree = a.advisor->tree();
-    QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("ortho"));
-    QTreeWidgetItem* file = a.fileItem();
-    QVERIFY(file);
-    QCOMPARE(file->text(0), QStringLiteral("striped.tif"));
-    QCOMPARE(file->text(1), QStringLiteral("GTiff"));
-    QCOMPARE(file->text(2), QStringLiteral("2048×2048×1 Byte"));
-    QVERIFY2(file->text(3).startsWith(QStringLiteral("strips 2048×")), qPrintable(file->text(3)));
-    QCOMPARE(file->text(4), QStringLiteral("none"));
-    QVERIFY(file->childCount() >= 1);
-    bool warned = false;
-    for (const RasterAdvice& advice : report.advice)
-        warned |= advice.level == AdviceLevel::Warning && advice.actions.contains(RasterAction::BuildOverviews);
-    QVERIFY(warned);
-
-    // Nothing selected: no action; the file selected: the fixes its advice names.
-    QVERIFY(!a.advisor->actionButton(RasterAction::BuildOverviews)->isEnabled());
-    QVERIFY(a.advisor->selectFile(QStringLiteral("ortho"), a.tiff));
-    QVERIFY(a.advisor->actionButton(RasterAction::BuildOverviews)->isEnabled());
-    QVERIFY(a.advisor->detailsText().contains(report.advice.first().message.toHtmlEscaped()));
-    QVERIFY(a.advisor->actionButton(RasterAction::ConvertToTiledGeoTiff)->isEnabled()
-            || a.advisor->actionButton(RasterAction::ConvertToCog)->isEnabled());
-}
-
-void TestBenchmarkPanel::advisorBuildsOverviews()
-{
-    Advised a;
-    QVERIFY(a.open());
-    QCOMPARE(overviewCount(a.tiff), 0);
-    const auto result = a.applyAndWait(RasterAction::BuildOverviews);
-    QVERIFY(result);
-    QVERIFY2(result->ok, qPrintable(result->error));
-    // Read back with GDAL: 2048 down to 256 pixels is 2, 4, 8.
-    QCOMPARE(overviewCount(a.tiff), 3);
-    QCOMPARE(a.advisor->reports().first().files.first().overviews, 3);
-    QCOMPARE(a.fileItem()->text(4), QStringLiteral("3"));
-    QCOMPARE(a.advisor->progressBar()->value(), a.advisor->progressBar()->maximum());
-    QVERIFY(!a.advisor->rerunButton()->isHidden());
-
-    // The offer: the benchmark again, compared with the run before.
-    QSignalSpy done(a.bench.panel.get(), &BenchmarkPanel::finished);
-    const Status rerun = a.advisor->rerunBenchmark();
-    QVERIFY2(rerun, qPrintable(rerun.message()));
-    QVERIFY(done.wait(60000));
-    QCOMPARE(done.first().at(0).value<ExperimentResult>().runs.first().ok, qint64(10));
-}
-
-void TestBenchmarkPanel::advisorConversionOffersComparison()
-{
-    Advised a;
-    QVERIFY(a.open());
-    const auto result = a.applyAndWait(RasterAction::ConvertToTiledGeoTiff);
-    QVERIFY(result);
-    QVERIFY2(result->ok, qPrintable(result->error));
-    QVERIFY(result->path != a.tiff);
-    QCOMPARE(overviewCount(a.tiff), 0);  // the source is never written
-    QVERIFY(overviewCount(result->path) > 0);
-
-    // Re-run: the map as it is against a copy that reads the tiled file, interleaved.
-    QSignalSpy done(a.bench.panel.get(), &BenchmarkPanel::finished);
-    const Status rerun = a.advisor->rerunBenchmark();
-    QVERIFY2(rerun, qPrintable(rerun.message()));
-    QVERIFY(done.wait(60000));
-    const auto experiment = done.first().at(0).value<ExperimentResult>();
-    QVERIFY2(experiment.error.isEmpty(), qPrintable(experiment.error));
-    QCOMPARE(experiment.summary.size(), 2);
-    QCOMPARE(experiment.summary[1].label, QStringLiteral("tiled GeoTIFF"));
-    for (const LoadReport& r : experiment.runs) QCOMPARE(r.ok, qint64(10));
-    QCOMPARE(a.bench.panel->results()->rowCount(), 2);
-    QVERIFY(experiment.summary[1].ratioToBaseline.has_value());
-}
-
-void TestBenchmarkPanel::advisorAsksWhereToWrite()
-{
-    Advised a;
-    QVERIFY(a.open());
-    const RasterAction convert = a.advisor->actionButton(RasterAction::ConvertToTiledGeoTiff)->isEnabled()
-                                     ? RasterAction::ConvertToTiledGeoTiff
-                                     : RasterAction::ConvertToCog;
-    const QString tag = convert == RasterAction::ConvertToCog ? QStringLiteral("cog") : QStringLiteral("tiled");
-    const QString defaultPath = a.bench.dir.filePath(QStringLiteral("striped-%1.tif").arg(tag));
-
-    // Declined: nothing runs, nothing is written.
-    QVERIFY(a.advisor->selectFile(QStringLiteral("ortho"), a.tiff));
-    a.advisor->setOutputPathChooser([&](const QString& path) {
-        a.suggested << path;
-        return QString();
-    });
-    QSignalSpy done(a.advisor.get(), &RasterAdvisorPanel::actionFinished);
-    QTest::mouseClick(a.advisor->actionButton(convert), Qt::LeftButton);
-    QCOMPARE(a.suggested, QStringList({defaultPath}));  // proposed in the data folder, under the usual name
-    QVERIFY(!a.advisor->isBusy());
-    QTest::qWait(200);
-    QCOMPARE(done.count(), 0);
-    QVERIFY(!QFile::exists(defaultPath));
-    QVERIFY(a.advisor->statusText().contains(QStringLiteral("Not converted")));
-
-    // Chosen elsewhere: written there only.
-    a.suggested.clear();
-    a.advisor->setOutputPathChooser([&](const QString& path) {
-        a.suggested << path;
-        return a.bench.dir.filePath(QStringLiteral("fast/ortho-fast.tif"));
-    });
-    const auto result = a.applyAndWait(convert);
-    QVERIFY(result);
-    QVERIFY2(result->ok, qPrintable(result->error));
-    QCOMPARE(a.suggested.size(), 1);
-    QCOMPARE(result->path, a.bench.dir.filePath(QStringLiteral("fast/ortho-fast.tif")));
-    QVERIFY(overviewCount(result->path) > 0);
-    QVERIFY(!QFile::exists(defaultPath));
-    QCOMPARE(overviewCount(a.tiff), 0);
-}
-
-void TestBenchmarkPanel::advisorPointsLayerAtNewFile()
-{
-    Advised a;
-    a.chosen = QStringLiteral("converted/striped-tiled.tif");
-    QVERIFY(a.open());
-    a.chosen = a.bench.dir.filePath(a.chosen);
-    QVERIFY(!a.advisor->pointLayerButton()->isVisible());
-    const QByteArray onDisk = readFile(a.bench.document.path());
-    const QString before = a.bench.document.text();
-    const auto result = a.applyAndWait(RasterAction::ConvertToTiledGeoTiff);
-    QVERIFY(result);
-    QVERIFY2(result->ok, qPrintable(result->error));
-    QCOMPARE(result->path, a.chosen);
-    QVERIFY(!a.advisor->pointLayerButton()->isHidden());
-
-    // The offer edits the editor's text: DATA names the new file relative to the map; the file on disk is untouched.
-    QTest::mouseClick(a.advisor->pointLayerButton(), Qt::LeftButton);
-    QVERIFY2(a.bench.document.text().contains(QStringLiteral("DATA \"converted/striped-tiled.tif\"")),
-             qPrintable(a.bench.document.text()));
-    QVERIFY(!a.bench.document.text().contains(QStringLiteral("\"striped.tif\"")));
-    QCOMPARE(a.bench.document.lastGoodMap()->layer(QStringLiteral("ortho"))->data, QStringLiteral("converted/striped-tiled.tif"));
-    QVERIFY(a.bench.document.isModified());
-    QCOMPARE(readFile(a.bench.document.path()), onDisk);
-    QVERIFY(a.advisor->pointLayerButton()->isHidden());
-    QVERIFY(a.advisor->statusText().contains(QStringLiteral("now reads")));
-
-    // Re-run after pointing: the file before against the new one (not the new one against itself).
-    QSignalSpy done(a.bench.panel.get(), &BenchmarkPanel::finished);
-    QSignalSpy raise(a.advisor.get(), &RasterAdvisorPanel::showBenchmarkRequested);
-    QVERIFY(!a.advisor->rerunButton()->isHidden());
-    QTest::mouseClick(a.advisor->rerunButton(), Qt::LeftButton);
-    QCOMPARE(raise.count(), 1);
-    QVERIFY(done.wait(60000));
-    const auto experiment = done.first().at(0).value<ExperimentResult>();
-    QVERIFY2(experiment.error.isEmpty(), qPrintable(experiment.error));
-    QCOMPARE(experiment.summary.size(), 2);
-    QCOMPARE(experiment.summary[0].label, QStringLiteral("before"));
-    QCOMPARE(experiment.summary[1].label, QStringLiteral("tiled GeoTIFF"));
-
-    // One undo step brings the text back.
-    QVERIFY(a.bench.document.textDocument()->isUndoAvailable());
-    a.bench.document.textDocument()->undo();
-    QCOMPARE(a.bench.document.text(), before);
-}
 
 void TestBenchmarkPanel::mainWindowDocks()
 {
     QTemporaryDir dir;
     const QString tiff = dir.filePath("striped.tif");
     QVERIFY(writeStripedTiff(tiff, 2048));
-    QByteArray text(kRasterMap);
+    QByteArray text(kStripedRasterMap);
     text.replace("END\nEND", "END\n" + QByteArray(kSquares).mid(QByteArray(kSquares).indexOf("  LAYER")));
     const QString path = writeFile(dir.filePath("ortho.map"), text);
     MainWindow window;
@@ -747,7 +397,7 @@ void TestBenchmarkPanel::mainWindowBenchmarksShownLayersAndRaisesDock()
     QTemporaryDir dir;
     const QString tiff = dir.filePath("striped.tif");
     QVERIFY(writeStripedTiff(tiff, 2048));
-    QByteArray text(kRasterMap);
+    QByteArray text(kStripedRasterMap);
     text.replace("END\nEND", "END\n" + QByteArray(kSquares).mid(QByteArray(kSquares).indexOf("  LAYER")));
     MainWindow window;
     QVERIFY(window.openFile(writeFile(dir.filePath("ortho.map"), text)));
