@@ -5,7 +5,7 @@
 #include "mapfile/map_loader.h"
 #include "wms/wms_service.h"
 
-#include "wms_exception_report.h"
+#include "wms_test_support.h"
 
 #include <QFile>
 #include <QImage>
@@ -24,30 +24,11 @@ const QString kBase = QStringLiteral("SERVICE=WMS&REQUEST=GetMap&WIDTH=200&HEIGH
 
 }  // namespace
 
-class TestWms : public QObject {
+class TestWms : public test::WmsTestCase {
     Q_OBJECT
-    std::unique_ptr<WmsService> m_service;
-    std::unique_ptr<WmsService> m_escaping;   // escaping.map: markup and non-ASCII everywhere
-
-    Response ask(const QString& query) const
-    {
-        return m_service->handle(WmsRequest::fromQueryString(query.toUtf8()));
-    }
-    Response askEscaping(const QString& query) const
-    {
-        return m_escaping->handle(WmsRequest::fromQueryString(query.toUtf8()));
-    }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/inline.map"));
-        QVERIFY2(loaded.ok(), "inline.map must load");
-        m_service = std::make_unique<WmsService>(loaded.map);
-        LoadResult escaping = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/escaping.map"));
-        QVERIFY2(escaping.ok(), "escaping.map must load");
-        m_escaping = std::make_unique<WmsService>(escaping.map);
-    }
+    void initTestCase() { QVERIFY2(loadMaps(), "inline.map and escaping.map must load"); }
 
     void queryStringDecoding()
     {
@@ -142,7 +123,7 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, query);
         QFETCH(QString, code);
-        const Response r = m_service->handle(WmsRequest::fromQueryString(query));
+        const Response r = service().handle(WmsRequest::fromQueryString(query));
         const ExceptionInfo e = parseException(r.body);
         QVERIFY2(e.isReport, r.body.left(300).constData());
         QCOMPARE(e.code, code);

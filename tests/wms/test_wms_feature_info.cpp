@@ -6,7 +6,7 @@
 #include "wms/feature_info_output.h"
 #include "wms/wms_service.h"
 
-#include "wms_exception_report.h"
+#include "wms_test_support.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,30 +19,11 @@
 using namespace maptune;
 using test::parseException;
 
-class TestWmsFeatureInfo : public QObject {
+class TestWmsFeatureInfo : public test::WmsTestCase {
     Q_OBJECT
-    std::unique_ptr<WmsService> m_service;
-    std::unique_ptr<WmsService> m_escaping;   // escaping.map: markup and non-ASCII everywhere
-
-    Response ask(const QString& query) const
-    {
-        return m_service->handle(WmsRequest::fromQueryString(query.toUtf8()));
-    }
-    Response askEscaping(const QString& query) const
-    {
-        return m_escaping->handle(WmsRequest::fromQueryString(query.toUtf8()));
-    }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        LoadResult loaded = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/inline.map"));
-        QVERIFY2(loaded.ok(), "inline.map must load");
-        m_service = std::make_unique<WmsService>(loaded.map);
-        LoadResult escaping = loadMapFile(QStringLiteral(MAPTUNE_TEST_DATA "/wms/escaping.map"));
-        QVERIFY2(escaping.ok(), "escaping.map must load");
-        m_escaping = std::make_unique<WmsService>(escaping.map);
-    }
+    void initTestCase() { QVERIFY2(loadMaps(), "inline.map and escaping.map must load"); }
 
     void featureInfoEscapesValues_data()
     {
