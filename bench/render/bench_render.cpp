@@ -6,12 +6,17 @@
 #include "mapfile/map_loader.h"
 #include "render/engine.h"
 #include "render/map_renderer.h"
+#include "render/render_load.h"
 
 #include <benchmark/benchmark.h>
 
 #include <QGuiApplication>
 #include <QProcess>
 #include <QTemporaryDir>
+
+#include <sys/resource.h>
+
+#include <optional>
 
 using namespace maptune;
 
@@ -107,6 +112,57 @@ void BM_RenderClassified(benchmark::State& state)
     state.SetLabel(prepared ? "prepared once per load" : "prepared per request");
 }
 BENCHMARK(BM_RenderClassified)->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+double processCpuMs()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto ms = [](const timeval& t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) / 1e3; };
+    return ms(u.ru_utime) + ms(u.ru_stime);
+}
+
+// The shared harness's roads_shp scenario (../shared/bench) in one thread:
+// MAPTUNE_BENCH_ROADS names its instantiated roads_shp.map. 64 windows of the
+// harness's "roads" preset size (0.06 x 0.0487 degrees at 512 x 512) on a
+// fixed grid round its centre. Arg 0 draws only, Arg 1 also encodes the PNG,
+// both as on a loaded server; Arg 2 encodes too, as the only render in the
+// process (helper threads allowed: the harness's c=1, read its real time).
+void BM_RenderBenchRoads(benchmark::State& state)
+{
+    const QString path = qEnvironmentVariable("MAPTUNE_BENCH_ROADS");
+    if (path.isEmpty()) {
+        state.SkipWithError("set MAPTUNE_BENCH_ROADS to the harness's roads_shp.map");
+        return;
+    }
+    LoadResult r = loadMapFile(path);
+    if (!r.ok()) {
+        state.SkipWithError("roads_shp.map did not load");
+        return;
+    }
+    const MapRenderer renderer(PreparedMap::prepare(r.map));
+    QList<RenderRequest> requests;
+    for (int i = 0; i < 64; ++i) {
+        RenderRequest req;
+        req.width = req.height = 512;
+        req.encode = state.range(0) >= 1;
+        const double x = 139.7528 - 0.05 + 0.1 * ((i * 37) % 64) / 63.0, y = 35.6852;
+        req.bbox = Rect{x - 0.03, y - 0.02435, x + 0.03, y + 0.02435};
+        requests << req;
+    }
+    // As on a loaded server (the harness's c=2): another render in flight
+    // keeps this one on its own thread (RenderLoad::hasSpareCore).
+    std::optional<RenderLoad::Scope> busy;
+    if (state.range(0) < 2) busy.emplace();
+    qsizetype next = 0;
+    const double cpuBefore = processCpuMs();
+    for (auto _ : state) {
+        RenderResult res = renderer.render(requests[next++ % requests.size()]);
+        benchmark::DoNotOptimize(res.bytes);
+    }
+    state.counters["process_cpu_ms"] = (processCpuMs() - cpuBefore) / double(state.iterations());
+    state.SetLabel(state.range(0) == 2 ? "draw + PNG, alone" : state.range(0) == 1 ? "draw + PNG" : "draw only");
+}
+BENCHMARK(BM_RenderBenchRoads)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

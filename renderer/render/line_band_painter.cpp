@@ -13,6 +13,7 @@ LineBandPainter::LineBandPainter(QImage& canvas, const LayerDef& layer, const St
       m_target(PixelTarget::whole(canvas))
 {
     for (const ClassDef& c : layer.classes) m_passes = std::max(m_passes, int(c.styles.size()));
+    m_split = m_target.height / 2;
     m_helper = std::thread([this] { helperMain(); });
 }
 
@@ -24,28 +25,18 @@ LineBandPainter::~LineBandPainter()
 
 void LineBandPainter::helperMain()
 {
-    // The first pass over the whole image, following the reader.
+    // The bottom band: the first pass following the reader, then the others.
+    const PixelTarget band = m_target.band(m_split, m_target.height);
     for (qsizetype i = 0; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i)
-        drawItem(m_items[i], 0, m_target);
-    {
-        const std::lock_guard lock(m_mutex);
-        m_firstPassFinished = true;
-    }
-    m_firstPassDone.notify_all();
-    const int middle = m_target.height / 2;
-    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass)
-        drawPass(pass, m_target.band(middle, m_target.height));
+        drawItem(m_items[i], 0, band);
+    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, band);
 }
 
 void LineBandPainter::finish()
 {
     m_items.close();
-    {
-        std::unique_lock lock(m_mutex);
-        m_firstPassDone.wait(lock, [&] { return m_firstPassFinished; });
-    }
-    const int middle = m_target.height / 2;
-    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, m_target.band(0, middle));
+    const PixelTarget band = m_target.band(0, m_split);
+    for (int pass = 0; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, band);
     m_helper.join();
 }
 

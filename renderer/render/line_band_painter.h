@@ -1,11 +1,11 @@
 #pragma once
 // A LINE layer that strokes directly (StrokePainter::drawsLayerDirectly),
-// drawn on two threads while it is still being read: a helper strokes the
-// first STYLE of every feature as the reader publishes it, then the later
-// styles (MapServer draws a line layer's styles in passes) are drawn in two
-// row bands, the top one by the calling thread, the bottom one by the
-// helper. Both walk the features in the same order and the rasterizer clips
-// bands exactly, so the pixels are those of a single thread.
+// drawn on two threads in two row bands: a helper draws the bottom band,
+// its first STYLE following the reader as features are published, then the
+// later styles (MapServer draws a line layer's styles in passes); the
+// calling thread, once it has read every feature, draws the top band pass
+// by pass. Both walk the features in the same order and the rasterizer
+// clips bands exactly, so the pixels are those of a single thread.
 
 #include "mapfile/map_def.h"
 #include "render/draw_item.h"
@@ -15,15 +15,13 @@
 
 #include <QImage>
 
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 
 namespace maptune {
 
 class LineBandPainter {
 public:
-    // Starts the helper at once: it draws items as they are pushed.
+    // Starts the helper at once: it draws its band's items as they are pushed.
     LineBandPainter(QImage& canvas, const LayerDef& layer, const StyleResolver& resolver, double scale,
                     DrawItemQueue& items, const CancelToken& cancel);
     // Closes the queue (if the reader stopped early) and waits for the helper.
@@ -31,7 +29,7 @@ public:
     LineBandPainter(const LineBandPainter&) = delete;
     LineBandPainter& operator=(const LineBandPainter&) = delete;
 
-    // After the last push: closes the queue and draws the remaining passes.
+    // After the last push: closes the queue, draws the top band and waits for the helper.
     void finish();
 
 private:
@@ -46,10 +44,7 @@ private:
     const CancelToken m_cancel;
     PixelTarget m_target;
     int m_passes = 0;
-
-    std::mutex m_mutex;
-    std::condition_variable m_firstPassDone;
-    bool m_firstPassFinished = false;  // guarded by m_mutex
+    int m_split = 0;  // the first row of the helper's band
     std::thread m_helper;
 };
 
