@@ -25,25 +25,44 @@ LineBandPainter::~LineBandPainter()
 
 void LineBandPainter::helperMain()
 {
-    // The bottom band: the first pass following the reader, then the others.
-    const PixelTarget band = m_target.band(m_split, m_target.height);
-    for (qsizetype i = 0; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i)
-        drawItem(m_items[i], 0, band);
-    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, band);
+    // The first pass whole while the reader runs, then the bottom band.
+    const PixelTarget bottom = m_target.band(m_split, m_target.height);
+    bool split = false;
+    for (qsizetype i = 0; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i) {
+        if (!split) {
+            qsizetype expected = i;
+            if (m_wholeClaim.compare_exchange_strong(expected, i + 1)) {
+                drawItem(m_items[i], 0, m_target);
+                m_wholeDone.store(i + 1, std::memory_order_release);
+                m_wholeDone.notify_one();
+                continue;
+            }
+            split = true;
+        }
+        drawItem(m_items[i], 0, bottom);
+    }
+    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, bottom, 0);
 }
 
 void LineBandPainter::finish()
 {
     m_items.close();
-    const PixelTarget band = m_target.band(0, m_split);
-    for (int pass = 0; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, band);
+    // From here the helper draws only the bottom band; the top band of the
+    // features it has not claimed is this thread's, once the claimed ones
+    // are drawn (the pixels must see the features in order).
+    const qsizetype first = m_wholeClaim.exchange(Split);
+    for (qsizetype done = m_wholeDone.load(std::memory_order_acquire); done < first;
+         done = m_wholeDone.load(std::memory_order_acquire))
+        m_wholeDone.wait(done);
+    const PixelTarget top = m_target.band(0, m_split);
+    for (int pass = 0; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, top, pass == 0 ? first : 0);
     m_helper.join();
 }
 
-void LineBandPainter::drawPass(int pass, const PixelTarget& target)
+void LineBandPainter::drawPass(int pass, const PixelTarget& target, qsizetype from)
 {
     const qsizetype n = m_items.size();
-    for (qsizetype i = 0; i < n; ++i) drawItem(m_items[i], pass, target);
+    for (qsizetype i = from; i < n; ++i) drawItem(m_items[i], pass, target);
 }
 
 void LineBandPainter::drawItem(const DrawItem& item, int pass, const PixelTarget& target) const

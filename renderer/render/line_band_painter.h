@@ -1,11 +1,13 @@
 #pragma once
 // A LINE layer that strokes directly (StrokePainter::drawsLayerDirectly),
-// drawn on two threads in two row bands: a helper draws the bottom band,
-// its first STYLE following the reader as features are published, then the
-// later styles (MapServer draws a line layer's styles in passes); the
-// calling thread, once it has read every feature, draws the top band pass
-// by pass. Both walk the features in the same order and the rasterizer
-// clips bands exactly, so the pixels are those of a single thread.
+// drawn on two threads. While the calling thread reads, a helper draws the
+// first STYLE of each feature as it is published (MapServer draws a line
+// layer's styles in passes). Once the reader is done, the image is split
+// into two row bands: the helper draws the bottom one, the first pass of
+// the features it had not reached and then the later passes, while the
+// calling thread draws the same in the top one. Both walk the features in
+// the same order and the rasterizer clips bands exactly, so the pixels are
+// those of a single thread.
 
 #include "mapfile/map_def.h"
 #include "render/draw_item.h"
@@ -15,6 +17,7 @@
 
 #include <QImage>
 
+#include <atomic>
 #include <thread>
 
 namespace maptune {
@@ -34,7 +37,7 @@ public:
 
 private:
     void helperMain();
-    void drawPass(int pass, const PixelTarget& target);
+    void drawPass(int pass, const PixelTarget& target, qsizetype from);
     void drawItem(const DrawItem& item, int pass, const PixelTarget& target) const;
 
     const LayerDef& m_layer;
@@ -45,6 +48,12 @@ private:
     PixelTarget m_target;
     int m_passes = 0;
     int m_split = 0;  // the first row of the helper's band
+    // The helper claims features to draw whole (first pass) while this
+    // holds their index; finish() swaps in Split, after which it draws
+    // bands. m_wholeDone counts the whole features drawn.
+    static constexpr qsizetype Split = -1;
+    std::atomic<qsizetype> m_wholeClaim{0};
+    std::atomic<qsizetype> m_wholeDone{0};
     std::thread m_helper;
 };
 
