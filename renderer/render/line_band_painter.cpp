@@ -4,12 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace maptune {
 
 LineBandPainter::LineBandPainter(QImage& canvas, const LayerDef& layer, const StyleResolver& resolver, double scale,
-                                 DrawItemQueue& items, const CancelToken& cancel)
-    : m_layer(layer), m_resolver(resolver), m_scale(scale), m_items(items), m_cancel(cancel),
+                                 DrawItemQueue& items, const CancelToken& cancel, bool followReader)
+    : m_followReader(followReader), m_layer(layer), m_resolver(resolver), m_scale(scale), m_items(items), m_cancel(cancel),
       m_target(PixelTarget::whole(canvas))
 {
     for (const ClassDef& c : layer.classes) m_passes = std::max(m_passes, int(c.styles.size()));
@@ -27,7 +28,8 @@ void LineBandPainter::helperMain()
 {
     // The first pass whole while the reader runs, then the bottom band.
     const PixelTarget bottom = m_target.band(m_split, m_target.height);
-    bool split = false;
+    bool split = !m_followReader;
+    if (split) m_items.waitFor(std::numeric_limits<qsizetype>::max());  // until the reader is done
     for (qsizetype i = 0; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i) {
         if (!split) {
             qsizetype expected = i;

@@ -24,9 +24,10 @@ namespace maptune {
 
 class LineBandPainter {
 public:
-    // Starts the helper at once: it draws its band's items as they are pushed.
+    // Starts the helper at once: it draws items as they are pushed, or with
+    // `followReader` false waits for the last one and draws its band only.
     LineBandPainter(QImage& canvas, const LayerDef& layer, const StyleResolver& resolver, double scale,
-                    DrawItemQueue& items, const CancelToken& cancel);
+                    DrawItemQueue& items, const CancelToken& cancel, bool followReader = true);
     // Closes the queue (if the reader stopped early) and waits for the helper.
     ~LineBandPainter();
     LineBandPainter(const LineBandPainter&) = delete;
@@ -40,6 +41,7 @@ private:
     void drawPass(int pass, const PixelTarget& target, qsizetype from);
     void drawItem(const DrawItem& item, int pass, const PixelTarget& target) const;
 
+    const bool m_followReader;
     const LayerDef& m_layer;
     const StyleResolver& m_resolver;
     const double m_scale;

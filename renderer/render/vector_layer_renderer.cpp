@@ -364,13 +364,16 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     const double scale = m_layer.symbolScaleDenom > 0 && m_view.scaleDenom > 0 ? m_layer.symbolScaleDenom / m_view.scaleDenom : 1;
 
     // When this render has a core to itself, a line layer that strokes
-    // directly is drawn by a second thread while it is read.
+    // directly is drawn on two threads. A file's features are drawn while
+    // they are read; PostgreSQL's rows come from a server process that
+    // needs that core until the last row is sent (a helper drawing then
+    // slowed the query more than it gained: 4805 vs 5628 req/min at c=1).
     DrawItemQueue items;
     std::optional<LineBandPainter> bands;
     if (!autoStyle && canvas.format() == QImage::Format_ARGB32_Premultiplied && !VectorSurface::boundTo(canvas)
-        && StrokePainter::drawsLayerDirectly(m_layer)
-        && RenderLoad::hasSpareCore())
-        bands.emplace(canvas, m_layer, resolver, scale, items, cancel);
+        && StrokePainter::drawsLayerDirectly(m_layer) && RenderLoad::hasSpareCore())
+        bands.emplace(canvas, m_layer, resolver, scale, items, cancel,
+                      m_layer.connectionType != ConnectionType::PostGIS);
 
     // LAYER GEOMTRANSFORM: where its attributes are among the fields.
     const QList<int> transformColumns = m_variant.geomTransform ? m_variant.geomTransform->columnsIn(cursor->fields()) : QList<int>();

@@ -9,6 +9,7 @@
 #include "data/postgis/postgis_layer_checks.h"
 #include "postgis_test_support.h"
 #include "render/map_renderer.h"
+#include "render/render_load.h"
 #include "trace/trace_json.h"
 
 #include <QElapsedTimer>
@@ -41,6 +42,7 @@ private Q_SLOTS:
     void explainAndCheck();
     void rendersWithDbTraces();
     void failingLayerDoesNotStopOthers();
+    void bandsAfterTheLastRowMatchOneThread();
 
 private:
     PGconn* m_admin = nullptr;
@@ -342,6 +344,42 @@ void TestPostgisSource::failingLayerDoesNotStopOthers()
     QVERIFY(!r.trace.layers[0].db[0].error.contains(kPassword));
     QVERIFY(r.trace.layers[1].error.isEmpty());
     QCOMPARE(r.trace.layers[1].features, qint64(2));
+}
+
+
+// A render alone on the machine draws a PostGIS line layer on two threads,
+// in row bands once the last row is in (the server process streaming the
+// rows needs the other core until then): the same pixels as one thread.
+void TestPostgisSource::bandsAfterTheLastRowMatchOneThread()
+{
+    auto m = std::make_shared<MapDef>();
+    m->width = 300;
+    m->height = 300;
+    m->extent = {99, 49, 171, 123};
+    LayerDef l = pgLayer(QStringLiteral("geom from roads using unique gid using srid=4326"));
+    ClassDef c;
+    StyleDef casing, fill;
+    casing.color = Color::rgb(90, 30, 30);
+    casing.width = 4.5;
+    fill.color = Color::rgb(250, 200, 120);
+    fill.width = 2.5;
+    c.styles << casing << fill;
+    l.classes << c;
+    m->layers << l;
+    const RenderResult banded = MapRenderer(m).render({});
+    QVERIFY2(banded.ok(), qPrintable(banded.error));
+    QCOMPARE(banded.trace.layers[0].features, qint64(5000));
+    RenderResult single;
+    {
+        const RenderLoad::Scope another;  // as if a second request were rendering: one thread
+        single = MapRenderer(m).render({});
+    }
+    QVERIFY2(single.ok(), qPrintable(single.error));
+    QCOMPARE(banded.image, single.image);
+    int fillPixels = 0;  // both bands drew: the fill colour in the top and the bottom half
+    for (int y : {40, 260})
+        for (int x = 0; x < 300; ++x) fillPixels += banded.image.pixel(x, y) == qRgb(250, 200, 120);
+    QVERIFY(fillPixels > 0);
 }
 
 QTEST_MAIN(TestPostgisSource)
