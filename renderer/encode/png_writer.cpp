@@ -1,6 +1,7 @@
 #include "encode/png_writer.h"
 
 #include "encode/huffman_deflate.h"
+#include "encode/lz77_deflate.h"
 #include "encode/png_row_filter.h"
 
 #include <libdeflate.h>
@@ -205,6 +206,15 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
             const PngFilter filter = drawn || s.flat[y] ? PngFilter::None : PngFilter::Sub;
             line[0] = uint8_t(filter);
             filterRow(filter, raw(y), raw(y), stride, bpp, line + 1);
+        }
+        if (options.twoThreads && options.compressionLevel < 0) {
+            const Lz77Deflate deflate({s.filtered.data(), filteredSize}, bpp, stride + 1, 2, true);
+            appendIdat(out, header, deflate.zlibSize(), [&](uint8_t* zlib) {
+                deflate.writeZlib(zlib);
+                return deflate.zlibSize();
+            });
+            if (out.capacity() > 2 * out.size()) out.squeeze();
+            return out;
         }
         const int level = options.compressionLevel >= 0 && options.compressionLevel <= 12 ? options.compressionLevel
                                                                                            : kDrawnLevel;

@@ -1,0 +1,227 @@
+#include "encode/lz77_deflate.h"
+
+#include "encode/deflate_block.h"
+#include "encode/huffman_code.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <optional>
+#include <thread>
+
+namespace maptune {
+
+namespace {
+
+constexpr int HashBits = 15;
+constexpr unsigned MinLength = 4;
+// Matches up to this long leave every position they cover in the hash
+// table (an anti-aliased edge recurs further along); longer ones are runs
+// of a flat colour, whose insides would only fill the table with themselves.
+constexpr unsigned ShortMatch = 16;
+// A token is a literal byte, or MatchFlag | length << 16 | distance.
+constexpr uint32_t MatchFlag = 0x80000000u;
+
+inline uint32_t load32(const uint8_t* p)
+{
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+
+inline uint32_t hash(uint32_t fourBytes) { return (fourBytes * 2654435761u) >> (32 - HashBits); }
+
+// How many bytes from a and b agree, at most `limit`.
+inline unsigned extend(const uint8_t* a, const uint8_t* b, size_t limit)
+{
+    size_t k = 0;
+    for (; k + 8 <= limit; k += 8) {
+        uint64_t x, y;
+        std::memcpy(&x, a + k, 8);
+        std::memcpy(&y, b + k, 8);
+        if (x != y) return unsigned(k + size_t(std::countr_zero(x ^ y) >> 3));
+    }
+    while (k < limit && a[k] == b[k]) ++k;
+    return unsigned(k);
+}
+
+// Token buffers outlive each encode: a server encodes image after image.
+std::vector<std::vector<uint32_t>>& tokenPool()
+{
+    thread_local std::vector<std::vector<uint32_t>> pool;
+    return pool;
+}
+
+}  // namespace
+
+struct Lz77Deflate::Slice {
+    size_t begin = 0, end = 0;
+    bool last = false;
+    std::vector<uint32_t> tokens;
+    std::array<uint32_t, deflate::LiteralCodes> literalFreq{};
+    std::array<uint32_t, deflate::DistanceCodes> distanceFreq{};
+    std::array<uint8_t, deflate::LiteralCodes> literalLengths{};
+    std::array<uint16_t, deflate::LiteralCodes> literalCodes{};
+    std::array<uint8_t, deflate::DistanceCodes> distanceLengths{};
+    std::array<uint16_t, deflate::DistanceCodes> distanceCodes{};
+    std::optional<deflate::BlockHeader> header;
+    uint64_t bits = 0;   // the block's, end of block included
+    size_t bytes = 0;    // the block's with its alignment (all but the last)
+    size_t offset = 0;   // where it starts in the deflate data
+};
+
+Lz77Deflate::Lz77Deflate(std::span<const uint8_t> data, size_t pixelBytes, size_t rowBytes, int slices,
+                         bool twoThreads)
+    : m_data(data), m_pixelBytes(std::max<size_t>(pixelBytes, 1)), m_rowBytes(std::max<size_t>(rowBytes, 1)),
+      m_twoThreads(twoThreads)
+{
+    const size_t n = data.size();
+    const size_t count = std::clamp<size_t>(size_t(std::max(slices, 1)), 1, std::max<size_t>(n / 4096, 1));
+    m_slices.resize(count);
+    auto& pool = tokenPool();
+    for (size_t k = 0; k < count; ++k) {
+        Slice& s = m_slices[k];
+        s.begin = n * k / count;
+        s.end = n * (k + 1) / count;
+        s.last = k + 1 == count;
+        if (!pool.empty()) s.tokens = std::move(pool.back()), pool.pop_back();
+    }
+    const size_t half = count / 2;
+    if (m_twoThreads && half > 0) {
+        std::thread helper([&] {
+            for (size_t k = half; k < count; ++k) match(m_slices[k]);
+        });
+        for (size_t k = 0; k < half; ++k) match(m_slices[k]);
+        helper.join();
+    } else {
+        for (Slice& s : m_slices) match(s);
+    }
+    size_t offset = 2;  // after zlib's header
+    for (Slice& s : m_slices) {
+        s.offset = offset;
+        s.bytes = s.last ? size_t((s.bits + 7) / 8) : deflate::alignedBytes(s.bits);
+        offset += s.bytes;
+    }
+}
+
+Lz77Deflate::~Lz77Deflate()
+{
+    auto& pool = tokenPool();
+    for (Slice& s : m_slices) pool.push_back(std::move(s.tokens));
+}
+
+// Greedy matching of one slice's bytes (it may look back before them), its
+// codes and its exact size in bits.
+void Lz77Deflate::match(Slice& s) const
+{
+    thread_local std::vector<int32_t> head;
+    head.assign(size_t(1) << HashBits, -1);
+    const uint8_t* in = m_data.data();
+    auto& tokens = s.tokens;
+    tokens.clear();
+    s.literalFreq.fill(0);
+    s.distanceFreq.fill(0);
+    uint64_t extraBits = 0;
+    const auto& lengthCodes = deflate::lengthCodes();
+    const size_t end = s.end;
+    for (size_t i = s.begin; i < end;) {
+        if (i + MinLength > end) {
+            tokens.push_back(in[i]);
+            ++s.literalFreq[in[i++]];
+            continue;
+        }
+        const uint32_t here = load32(in + i);
+        const size_t limit = std::min<size_t>(deflate::MaxMatch, end - i);
+        unsigned best = 0;
+        size_t bestDistance = 0;
+        auto tryDistance = [&](size_t d) {
+            if (d > i || d > deflate::Window) return;
+            const uint8_t* from = in + i - d;
+            if (load32(from) != here) return;
+            const unsigned length = MinLength + extend(in + i + MinLength, from + MinLength, limit - MinLength);
+            if (length > best) best = length, bestDistance = d;
+        };
+        tryDistance(m_pixelBytes);
+        if (best < limit) tryDistance(m_rowBytes);
+        int32_t& slot = head[hash(here)];
+        const int32_t seen = slot;
+        slot = int32_t(i);
+        if (best < limit && seen >= 0) {
+            const size_t d = i - size_t(seen);
+            if (d != m_pixelBytes && d != m_rowBytes) tryDistance(d);
+        }
+        if (best < MinLength) {
+            tokens.push_back(in[i]);
+            ++s.literalFreq[in[i++]];
+            continue;
+        }
+        tokens.push_back(MatchFlag | uint32_t(best) << 16 | uint32_t(bestDistance));
+        const deflate::ExtraCode& length = lengthCodes[best];
+        const deflate::ExtraCode distance = deflate::distanceCode(unsigned(bestDistance));
+        ++s.literalFreq[length.symbol];
+        ++s.distanceFreq[distance.symbol];
+        extraBits += length.extraBits + distance.extraBits;
+        if (best <= ShortMatch)
+            for (size_t k = i + 1; k < i + best && k + MinLength <= end; ++k) head[hash(load32(in + k))] = int32_t(k);
+        i += best;
+    }
+    s.literalFreq[deflate::EndOfBlock] = 1;
+    huffmanLengths(s.literalFreq, 15, s.literalLengths);
+    huffmanCodes(s.literalLengths, s.literalCodes);
+    huffmanLengths(s.distanceFreq, 15, s.distanceLengths);
+    huffmanCodes(s.distanceLengths, s.distanceCodes);
+    s.header.emplace(s.literalLengths, s.distanceLengths);
+    s.bits = s.header->bits() + extraBits;
+    for (int c = 0; c < deflate::LiteralCodes; ++c) s.bits += uint64_t(s.literalFreq[size_t(c)]) * s.literalLengths[size_t(c)];
+    for (int c = 0; c < deflate::DistanceCodes; ++c)
+        s.bits += uint64_t(s.distanceFreq[size_t(c)]) * s.distanceLengths[size_t(c)];
+}
+
+size_t Lz77Deflate::zlibSize() const { return m_slices.back().offset + m_slices.back().bytes + 4; }
+
+void Lz77Deflate::writeZlib(uint8_t* out) const
+{
+    deflate::writeZlibHeader(out);
+    const size_t count = m_slices.size(), half = count / 2;
+    if (m_twoThreads && half > 0) {
+        // The bit packer stores eight bytes at a time, past where its slice
+        // ends: the helper's slices go to a buffer of their own first.
+        const size_t from = m_slices[half].offset, to = m_slices.back().offset + m_slices.back().bytes;
+        std::vector<uint8_t> later(to - from + 8);
+        std::thread helper([&] {
+            for (size_t k = half; k < count; ++k) write(m_slices[k], later.data() + (m_slices[k].offset - from));
+        });
+        for (size_t k = 0; k < half; ++k) write(m_slices[k], out + m_slices[k].offset);
+        helper.join();
+        std::memcpy(out + from, later.data(), to - from);
+    } else {
+        for (const Slice& s : m_slices) write(s, out + s.offset);
+    }
+    deflate::writeZlibTrailer(out + zlibSize() - 4, m_data);
+}
+
+void Lz77Deflate::write(const Slice& s, uint8_t* out) const
+{
+    deflate::BitWriter w(out);
+    s.header->write(w, s.last);
+    const auto& lengthCodes = deflate::lengthCodes();
+    for (const uint32_t t : s.tokens) {
+        if (!(t & MatchFlag)) {
+            w.put(s.literalCodes[t], s.literalLengths[t]);
+        } else {
+            const deflate::ExtraCode& l = lengthCodes[(t >> 16) & 0x1ff];
+            const deflate::ExtraCode d = deflate::distanceCode(t & 0xffff);
+            w.put(s.literalCodes[l.symbol], s.literalLengths[l.symbol]);
+            w.put(l.extra, l.extraBits);
+            w.put(s.distanceCodes[d.symbol], s.distanceLengths[d.symbol]);
+            w.put(d.extra, d.extraBits);
+        }
+        w.flush();
+    }
+    w.put(s.literalCodes[deflate::EndOfBlock], s.literalLengths[deflate::EndOfBlock]);
+    if (s.last) w.finish();
+    else deflate::writeAlignment(w);
+}
+
+}  // namespace maptune
