@@ -68,7 +68,7 @@ struct Lz77Deflate::Slice {
     std::optional<deflate::BlockHeader> header;
     uint64_t bits = 0;   // the block's, end of block included
     size_t bytes = 0;    // the block's with its alignment (all but the last)
-    size_t offset = 0;   // where it starts in the deflate data
+    size_t offset = 0;   // where it starts in the stream (the helper's: in its buffer, then in the stream)
 };
 
 Lz77Deflate::Lz77Deflate(std::span<const uint8_t> data, size_t pixelBytes, size_t rowBytes, int slices,
@@ -87,23 +87,36 @@ Lz77Deflate::Lz77Deflate(std::span<const uint8_t> data, size_t pixelBytes, size_
         s.last = k + 1 == count;
         if (!pool.empty()) s.tokens = std::move(pool.back()), pool.pop_back();
     }
-    const size_t half = count / 2;
-    if (m_twoThreads && half > 0) {
-        std::thread helper([&] {
-            for (size_t k = half; k < count; ++k) match(m_slices[k]);
+    // The helper matches the later half of the slices and writes them to a
+    // buffer of its own: where they land depends only on each other's sizes.
+    const size_t half = m_twoThreads ? count / 2 : 0;
+    std::thread helper;
+    if (half > 0)
+        helper = std::thread([this, half, count] {
+            size_t at = 0;
+            for (size_t k = half; k < count; ++k) {
+                match(m_slices[k]);
+                m_slices[k].offset = at;
+                at += sliceBytes(m_slices[k]);
+            }
+            // The bit packer stores eight bytes at a time, past a slice's end.
+            m_later.assign(at + 8, 0);
+            for (size_t k = half; k < count; ++k) write(m_slices[k], m_later.data() + m_slices[k].offset);
+            m_later.resize(at);
         });
-        for (size_t k = 0; k < half; ++k) match(m_slices[k]);
-        helper.join();
-    } else {
-        for (Slice& s : m_slices) match(s);
-    }
+    for (size_t k = 0; k < (half > 0 ? half : count); ++k) match(m_slices[k]);
+    if (helper.joinable()) helper.join();
     size_t offset = 2;  // after zlib's header
-    for (Slice& s : m_slices) {
-        s.offset = offset;
-        s.bytes = s.last ? size_t((s.bits + 7) / 8) : deflate::alignedBytes(s.bits);
-        offset += s.bytes;
+    for (size_t k = 0; k < count; ++k) {
+        if (k == half && half > 0) m_laterOffset = offset;
+        m_slices[k].offset = offset;
+        offset += sliceBytes(m_slices[k]);
     }
+    m_size = offset + 4;
 }
+
+// A slice's bytes: its block, and but for the last the alignment after it.
+size_t Lz77Deflate::sliceBytes(const Slice& s) { return s.last ? size_t((s.bits + 7) / 8) : deflate::alignedBytes(s.bits); }
 
 Lz77Deflate::~Lz77Deflate()
 {
@@ -178,27 +191,13 @@ void Lz77Deflate::match(Slice& s) const
         s.bits += uint64_t(s.distanceFreq[size_t(c)]) * s.distanceLengths[size_t(c)];
 }
 
-size_t Lz77Deflate::zlibSize() const { return m_slices.back().offset + m_slices.back().bytes + 4; }
-
 void Lz77Deflate::writeZlib(uint8_t* out) const
 {
     deflate::writeZlibHeader(out);
-    const size_t count = m_slices.size(), half = count / 2;
-    if (m_twoThreads && half > 0) {
-        // The bit packer stores eight bytes at a time, past where its slice
-        // ends: the helper's slices go to a buffer of their own first.
-        const size_t from = m_slices[half].offset, to = m_slices.back().offset + m_slices.back().bytes;
-        std::vector<uint8_t> later(to - from + 8);
-        std::thread helper([&] {
-            for (size_t k = half; k < count; ++k) write(m_slices[k], later.data() + (m_slices[k].offset - from));
-        });
-        for (size_t k = 0; k < half; ++k) write(m_slices[k], out + m_slices[k].offset);
-        helper.join();
-        std::memcpy(out + from, later.data(), to - from);
-    } else {
-        for (const Slice& s : m_slices) write(s, out + s.offset);
-    }
-    deflate::writeZlibTrailer(out + zlibSize() - 4, m_data);
+    const size_t own = m_laterOffset ? m_slices.size() / 2 : m_slices.size();
+    for (size_t k = 0; k < own; ++k) write(m_slices[k], out + m_slices[k].offset);
+    if (m_laterOffset) std::memcpy(out + m_laterOffset, m_later.data(), m_later.size());
+    deflate::writeZlibTrailer(out + m_size - 4, m_data);
 }
 
 void Lz77Deflate::write(const Slice& s, uint8_t* out) const
@@ -206,12 +205,16 @@ void Lz77Deflate::write(const Slice& s, uint8_t* out) const
     deflate::BitWriter w(out);
     s.header->write(w, s.last);
     const auto& lengthCodes = deflate::lengthCodes();
-    for (const uint32_t t : s.tokens) {
-        if (!(t & MatchFlag)) {
-            w.put(s.literalCodes[t], s.literalLengths[t]);
+    const uint32_t* t = s.tokens.data();
+    const uint32_t* const end = t + s.tokens.size();
+    for (; t < end; ++t) {
+        if (!(*t & MatchFlag)) {
+            // Two literals (15 bits each at most) fit between flushes.
+            w.put(s.literalCodes[*t], s.literalLengths[*t]);
+            if (t + 1 < end && !(t[1] & MatchFlag)) ++t, w.put(s.literalCodes[*t], s.literalLengths[*t]);
         } else {
-            const deflate::ExtraCode& l = lengthCodes[(t >> 16) & 0x1ff];
-            const deflate::ExtraCode d = deflate::distanceCode(t & 0xffff);
+            const deflate::ExtraCode& l = lengthCodes[(*t >> 16) & 0x1ff];
+            const deflate::ExtraCode d = deflate::distanceCode(*t & 0xffff);
             w.put(s.literalCodes[l.symbol], s.literalLengths[l.symbol]);
             w.put(l.extra, l.extraBits);
             w.put(s.distanceCodes[d.symbol], s.distanceLengths[d.symbol]);

@@ -30,7 +30,7 @@ public:
     Lz77Deflate& operator=(const Lz77Deflate&) = delete;
 
     // The exact size of the zlib stream.
-    size_t zlibSize() const;
+    size_t zlibSize() const { return m_size; }
     // Writes the stream to `out`, which must hold zlibSize() + 8 bytes.
     void writeZlib(uint8_t* out) const;
 
@@ -38,11 +38,15 @@ private:
     struct Slice;
     void match(Slice& slice) const;
     void write(const Slice& slice, uint8_t* out) const;
+    static size_t sliceBytes(const Slice& slice);
 
     std::span<const uint8_t> m_data;
     size_t m_pixelBytes, m_rowBytes;
     bool m_twoThreads;
     std::vector<Slice> m_slices;
+    std::vector<uint8_t> m_later;  // the helper's slices, written
+    size_t m_laterOffset = 0;      // where they go in the stream (0: no helper)
+    size_t m_size = 0;
 };
 
 }  // namespace maptune

@@ -8,13 +8,23 @@ namespace maptune {
 
 class RenderLoad {
 public:
-    // Counts one render for its lifetime.
+    // Counts one render (or request) for its lifetime; nested on one
+    // thread, only the outermost counts.
     class Scope {
     public:
         Scope();
         ~Scope();
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
+    };
+    // Counts one render running on another thread, whatever this thread
+    // holds: a test's or benchmark's stand-in for a second request.
+    class Elsewhere {
+    public:
+        Elsewhere();
+        ~Elsewhere();
+        Elsewhere(const Elsewhere&) = delete;
+        Elsewhere& operator=(const Elsewhere&) = delete;
     };
     static int active();
     // Whether a render may use a helper thread now.

@@ -1,5 +1,7 @@
 #include "server/service_router.h"
 
+#include "render/render_load.h"
+
 #include "wms/request_profile.h"
 
 #include "trace/trace.h"
@@ -66,6 +68,10 @@ ServedMapPtr ServiceRouter::resolve(const QByteArray& path, PathMode mode) const
 Response ServiceRouter::handle(const QByteArray& method, const QByteArray& path, const QByteArray& query, PathMode mode,
                               const QByteArray& selfUrl, const QByteArray& peer)
 {
+    // A request counts as running load from its arrival, not only while it
+    // draws: a render under way must not take the second core for itself
+    // while another request is being parsed or encoded.
+    const RenderLoad::Scope load;
     if (method != "GET" && method != "HEAD") {
         Response r = plain(405, "Only GET is supported (OGC KVP requests).");
         r.headers.append({QByteArray("Allow"), QByteArray("GET, HEAD")});

@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <thread>
+
 using namespace maptune;
 
 namespace {
@@ -203,12 +205,35 @@ private Q_SLOTS:
         QVERIFY2(banded.ok(), qPrintable(banded.error));
         RenderResult single;
         {
-            const RenderLoad::Scope another;  // as if a second request were rendering
+            const RenderLoad::Elsewhere another;  // as if a second request were rendering
             single = MapRenderer(m).render({});
         }
         QVERIFY2(single.ok(), qPrintable(single.error));
         QCOMPARE(banded.image, single.image);
         QVERIFY(banded.image.pixel(50, 50) != qRgb(255, 255, 255) || banded.image.pixel(20, 20) != qRgb(255, 255, 255));
+    }
+
+    // A WMS request holds a scope from its arrival and its render another:
+    // one request counts once; one on another thread counts too.
+    void renderLoadCountsEachRequestOnce()
+    {
+        const int before = RenderLoad::active();
+        {
+            const RenderLoad::Scope request;
+            const RenderLoad::Scope render;
+            QCOMPARE(RenderLoad::active(), before + 1);
+            int seenByOther = 0;
+            std::thread other([&] {
+                const RenderLoad::Scope second;
+                seenByOther = RenderLoad::active();
+            });
+            other.join();
+            QCOMPARE(seenByOther, before + 2);
+            const RenderLoad::Elsewhere third;
+            QCOMPARE(RenderLoad::active(), before + 2);
+            QVERIFY(!RenderLoad::hasSpareCore());
+        }
+        QCOMPARE(RenderLoad::active(), before);
     }
 
     void polygonEdgesUseAggGamma()
