@@ -23,6 +23,9 @@ RenderLoad::Scope::~Scope()
 RenderLoad::Elsewhere::Elsewhere() { g_active.fetch_add(1, std::memory_order_relaxed); }
 RenderLoad::Elsewhere::~Elsewhere() { g_active.fetch_sub(1, std::memory_order_relaxed); }
 
+RenderLoad::Adopted::Adopted() { ++t_depth; }
+RenderLoad::Adopted::~Adopted() { --t_depth; }
+
 int RenderLoad::active() { return g_active.load(std::memory_order_relaxed); }
 
 bool RenderLoad::hasSpareCore()

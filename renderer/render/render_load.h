@@ -26,6 +26,16 @@ public:
         Elsewhere(const Elsewhere&) = delete;
         Elsewhere& operator=(const Elsewhere&) = delete;
     };
+    // This thread works for a request counted by a Scope on another thread
+    // (a server's connection thread hands it to a render worker): scopes
+    // opened here nest in that one instead of counting again.
+    class Adopted {
+    public:
+        Adopted();
+        ~Adopted();
+        Adopted(const Adopted&) = delete;
+        Adopted& operator=(const Adopted&) = delete;
+    };
     static int active();
     // Whether a render may use a helper thread now.
     static bool hasSpareCore();

@@ -134,7 +134,10 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
     } else {
         try {
             const WmsService& service = map.service;
-            response = m_workers.run([&service, &request] { return service.handle(request); });
+            response = m_workers.run([&service, &request] {
+                const RenderLoad::Adopted counted;  // by handle()'s scope, on the connection thread
+                return service.handle(request);
+            });
         } catch (const std::exception& e) {
             qWarning("maptune server: map '%s': %s", qPrintable(map.name), e.what());
             response = plain(500, "Internal error while answering the request; see the server log.");

@@ -213,8 +213,9 @@ private Q_SLOTS:
         QVERIFY(banded.image.pixel(50, 50) != qRgb(255, 255, 255) || banded.image.pixel(20, 20) != qRgb(255, 255, 255));
     }
 
-    // A WMS request holds a scope from its arrival and its render another:
-    // one request counts once; one on another thread counts too.
+    // A WMS request holds a scope from its arrival and its render another,
+    // on the worker that adopted it: one request counts once; one on
+    // another thread counts too.
     void renderLoadCountsEachRequestOnce()
     {
         const int before = RenderLoad::active();
@@ -229,6 +230,13 @@ private Q_SLOTS:
             });
             other.join();
             QCOMPARE(seenByOther, before + 2);
+            std::thread worker([&] {  // a render worker serving this request
+                const RenderLoad::Adopted adopted;
+                const RenderLoad::Scope render;
+                seenByOther = RenderLoad::active();
+            });
+            worker.join();
+            QCOMPARE(seenByOther, before + 1);
             const RenderLoad::Elsewhere third;
             QCOMPARE(RenderLoad::active(), before + 2);
             QVERIFY(!RenderLoad::hasSpareCore());
