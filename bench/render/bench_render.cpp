@@ -151,8 +151,8 @@ void BM_RenderBenchRoads(benchmark::State& state)
     }
     // As on a loaded server (the harness's c=2): another render in flight
     // keeps this one on its own thread (RenderLoad::hasSpareCore).
-    std::optional<RenderLoad::Elsewhere> busy;
-    if (state.range(0) < 2) busy.emplace();
+    std::optional<RenderLoad::Scope> busy;
+    if (state.range(0) < 2) busy.emplace(RenderLoad::Scope::Kind::Elsewhere);
     qsizetype next = 0;
     const double cpuBefore = processCpuMs();
     for (auto _ : state) {

@@ -11,20 +11,19 @@ std::atomic<int> g_active{0};
 thread_local int t_depth = 0;
 }
 
-RenderLoad::Scope::Scope()
+RenderLoad::Scope::Scope(Kind kind) : m_kind(kind)
 {
-    if (t_depth++ == 0) g_active.fetch_add(1, std::memory_order_relaxed);
+    const bool counts = kind == Kind::Elsewhere || (kind == Kind::Here && t_depth == 0);
+    if (kind != Kind::Elsewhere) ++t_depth;
+    if (counts) g_active.fetch_add(1, std::memory_order_relaxed);
 }
+
 RenderLoad::Scope::~Scope()
 {
-    if (--t_depth == 0) g_active.fetch_sub(1, std::memory_order_relaxed);
+    if (m_kind != Kind::Elsewhere) --t_depth;
+    const bool counted = m_kind == Kind::Elsewhere || (m_kind == Kind::Here && t_depth == 0);
+    if (counted) g_active.fetch_sub(1, std::memory_order_relaxed);
 }
-
-RenderLoad::Elsewhere::Elsewhere() { g_active.fetch_add(1, std::memory_order_relaxed); }
-RenderLoad::Elsewhere::~Elsewhere() { g_active.fetch_sub(1, std::memory_order_relaxed); }
-
-RenderLoad::Adopted::Adopted() { ++t_depth; }
-RenderLoad::Adopted::~Adopted() { --t_depth; }
 
 int RenderLoad::active() { return g_active.load(std::memory_order_relaxed); }
 

@@ -8,33 +8,27 @@ namespace maptune {
 
 class RenderLoad {
 public:
-    // Counts one render (or request) for its lifetime; nested on one
-    // thread, only the outermost counts.
+    // Counts load for its lifetime.
     class Scope {
     public:
-        Scope();
+        enum class Kind {
+            // One render or request; nested on one thread, only the outermost counts.
+            Here,
+            // One render running on another thread, whatever this thread
+            // holds: a test's or benchmark's stand-in for a second request.
+            Elsewhere,
+            // This thread works for a request counted on another thread (a
+            // server's connection thread hands it to a render worker): scopes
+            // opened here nest in that one instead of counting again.
+            Adopted,
+        };
+        explicit Scope(Kind kind = Kind::Here);
         ~Scope();
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
-    };
-    // Counts one render running on another thread, whatever this thread
-    // holds: a test's or benchmark's stand-in for a second request.
-    class Elsewhere {
-    public:
-        Elsewhere();
-        ~Elsewhere();
-        Elsewhere(const Elsewhere&) = delete;
-        Elsewhere& operator=(const Elsewhere&) = delete;
-    };
-    // This thread works for a request counted by a Scope on another thread
-    // (a server's connection thread hands it to a render worker): scopes
-    // opened here nest in that one instead of counting again.
-    class Adopted {
-    public:
-        Adopted();
-        ~Adopted();
-        Adopted(const Adopted&) = delete;
-        Adopted& operator=(const Adopted&) = delete;
+
+    private:
+        Kind m_kind;
     };
     static int active();
     // Whether a render may use a helper thread now.

@@ -135,7 +135,7 @@ Response ServiceRouter::wms(const ServedMap& map, const QByteArray& query, const
         try {
             const WmsService& service = map.service;
             response = m_workers.run([&service, &request] {
-                const RenderLoad::Adopted counted;  // by handle()'s scope, on the connection thread
+                const RenderLoad::Scope counted(RenderLoad::Scope::Kind::Adopted);  // by handle()'s scope, on the connection thread
                 return service.handle(request);
             });
         } catch (const std::exception& e) {

@@ -5,7 +5,7 @@
 #include "encode/huffman_code.h"
 #include "encode/huffman_deflate.h"
 #include "encode/png_row_filter.h"
-#include "zlib_round_trip.h"
+#include "deflate_test_support.h"
 
 #include <QtTest>
 
@@ -18,6 +18,7 @@ using namespace maptune;
 namespace {
 
 using ziptest::Bytes;
+using ziptest::randomBytes;
 
 Bytes zlibOf(const Bytes& data)
 {
@@ -35,14 +36,6 @@ double kraft(const std::vector<uint8_t>& lengths)
     for (uint8_t l : lengths)
         if (l) sum += std::ldexp(1.0, -l);
     return sum;
-}
-
-Bytes randomBytes(size_t n, uint32_t seed, int spread = 256)
-{
-    std::mt19937 rng(seed);
-    Bytes b(n);
-    for (uint8_t& x : b) x = uint8_t(rng() % spread);
-    return b;
 }
 
 // The PNG spec's reconstruction, byte by byte (9.2, 9.4).

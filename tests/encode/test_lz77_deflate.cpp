@@ -8,7 +8,7 @@
 #include "encode/lz77_deflate.h"
 #include "mapfile/map_def.h"
 #include "sample_images.h"
-#include "zlib_round_trip.h"
+#include "deflate_test_support.h"
 
 #include <QtTest>
 #include <libdeflate.h>
@@ -17,6 +17,7 @@
 
 using namespace maptune;
 using ziptest::Bytes;
+using ziptest::randomBytes;
 
 namespace {
 
@@ -27,14 +28,6 @@ Bytes zlibOf(const Bytes& data, int slices, bool twoThreads, size_t pixel = 3, s
     deflate.writeZlib(out.data());
     out.resize(deflate.zlibSize());
     return out;
-}
-
-Bytes randomBytes(size_t n, uint32_t seed, int spread = 256)
-{
-    std::mt19937 rng(seed);
-    Bytes b(n);
-    for (uint8_t& x : b) x = uint8_t(rng() % spread);
-    return b;
 }
 
 // A map's PNG rows as the writer deflates them: a filter byte (0) and RGB.

@@ -371,7 +371,7 @@ void TestPostgisSource::bandsAfterTheLastRowMatchOneThread()
     QCOMPARE(banded.trace.layers[0].features, qint64(5000));
     RenderResult single;
     {
-        const RenderLoad::Elsewhere another;  // as if a second request were rendering: one thread
+        const RenderLoad::Scope another(RenderLoad::Scope::Kind::Elsewhere);  // as if a second request were rendering: one thread
         single = MapRenderer(m).render({});
     }
     QVERIFY2(single.ok(), qPrintable(single.error));

@@ -205,7 +205,7 @@ private Q_SLOTS:
         QVERIFY2(banded.ok(), qPrintable(banded.error));
         RenderResult single;
         {
-            const RenderLoad::Elsewhere another;  // as if a second request were rendering
+            const RenderLoad::Scope another(RenderLoad::Scope::Kind::Elsewhere);  // as if a second request were rendering
             single = MapRenderer(m).render({});
         }
         QVERIFY2(single.ok(), qPrintable(single.error));
@@ -231,13 +231,13 @@ private Q_SLOTS:
             other.join();
             QCOMPARE(seenByOther, before + 2);
             std::thread worker([&] {  // a render worker serving this request
-                const RenderLoad::Adopted adopted;
+                const RenderLoad::Scope adopted(RenderLoad::Scope::Kind::Adopted);
                 const RenderLoad::Scope render;
                 seenByOther = RenderLoad::active();
             });
             worker.join();
             QCOMPARE(seenByOther, before + 1);
-            const RenderLoad::Elsewhere third;
+            const RenderLoad::Scope third(RenderLoad::Scope::Kind::Elsewhere);
             QCOMPARE(RenderLoad::active(), before + 2);
             QVERIFY(!RenderLoad::hasSpareCore());
         }

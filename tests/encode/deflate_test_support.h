@@ -1,7 +1,8 @@
 #pragma once
-// Decodes a zlib stream twice, with libdeflate (strict: the stream must end
-// exactly at its size) and with zlib (through qUncompress), and checks both
-// give `data` back. QTest failures are reported in the calling test.
+// What the deflate encoders' tests share: random data, and a round trip
+// that decodes a zlib stream twice, with libdeflate (strict: the stream must
+// end exactly at its size) and with zlib (through qUncompress), and checks
+// both give the data back. QTest failures are reported in the calling test.
 
 #include <QtEndian>
 #include <QtTest>
@@ -9,11 +10,20 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 namespace maptune::ziptest {
 
 using Bytes = std::vector<uint8_t>;
+
+inline Bytes randomBytes(size_t n, uint32_t seed, int spread = 256)
+{
+    std::mt19937 rng(seed);
+    Bytes b(n);
+    for (uint8_t& x : b) x = uint8_t(rng() % spread);
+    return b;
+}
 
 inline void verifyRoundTrip(const Bytes& zlib, const Bytes& data)
 {
