@@ -120,8 +120,12 @@ size_t Lz77Deflate::sliceBytes(const Slice& s) { return s.last ? size_t((s.bits 
 
 Lz77Deflate::~Lz77Deflate()
 {
+    // Kept for the next image unless a huge one grew them: a server's
+    // memory should not stay at its largest request's.
+    constexpr size_t KeptTokens = size_t(4) << 20;
     auto& pool = tokenPool();
-    for (Slice& s : m_slices) pool.push_back(std::move(s.tokens));
+    for (Slice& s : m_slices)
+        if (s.tokens.capacity() <= KeptTokens) pool.push_back(std::move(s.tokens));
 }
 
 // Greedy matching of one slice's bytes (it may look back before them), its
