@@ -67,6 +67,9 @@ public:
     virtual Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) = 0;
     // Database calls made by the last query (PostGIS); empty for files.
     virtual QList<DbTrace> takeDbTraces() { return {}; }
+    // Whether the features come from a server process on this machine (a
+    // local PostgreSQL): reading then needs that process's CPU as well.
+    virtual bool servedOnThisMachine() const { return false; }
 };
 
 }  // namespace maptune

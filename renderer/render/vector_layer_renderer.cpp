@@ -365,15 +365,15 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
 
     // When this render has a core to itself, a line layer that strokes
     // directly is drawn on two threads. A file's features are drawn while
-    // they are read; PostgreSQL's rows come from a server process that
-    // needs that core until the last row is sent (a helper drawing then
+    // they are read; a local PostgreSQL's rows come from a server process
+    // that needs that core until the last row is sent (a helper drawing then
     // slowed the query more than it gained: 4805 vs 5628 req/min at c=1).
     DrawItemQueue items;
     std::optional<LineBandPainter> bands;
     if (!autoStyle && canvas.format() == QImage::Format_ARGB32_Premultiplied && !VectorSurface::boundTo(canvas)
         && StrokePainter::drawsLayerDirectly(m_layer) && RenderLoad::hasSpareCore())
         bands.emplace(canvas, m_layer, resolver, scale, items, cancel,
-                      m_layer.connectionType != ConnectionType::PostGIS);
+                      !source->servedOnThisMachine());
 
     // LAYER GEOMTRANSFORM: where its attributes are among the fields.
     const QList<int> transformColumns = m_variant.geomTransform ? m_variant.geomTransform->columnsIn(cursor->fields()) : QList<int>();
@@ -445,7 +445,7 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
     // Hatch lines run through the map's origin (MapServer's image refpt).
     const QPointF hatchOrigin = PixelMapper(m_view).toPixel(0, 0);
     auto markerOf = [&](const ResolvedStyle& r, double angle) {
-        MarkerStyle m{r.symbol, r.size, angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}};
+        MarkerStyle m{r.symbol, r.size, angle, r.width, r.color, r.outline, r.outlineWidth, m_map.baseDir(), {}, false, false, {}};
         if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = m_map.fonts.value(r.symbol->font, {});
         return m;
     };

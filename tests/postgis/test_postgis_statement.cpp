@@ -23,6 +23,8 @@ private Q_SLOTS:
     void conditionsAreBound();
     void redactsPasswords_data();
     void redactsPasswords();
+    void knowsALocalServer_data();
+    void knowsALocalServer();
 };
 
 void TestPostgisStatement::parseData_data()
@@ -181,6 +183,26 @@ void TestPostgisStatement::redactsPasswords()
 {
     QFETCH(QString, conninfo);
     QTEST(redactPgConnInfo(conninfo), "expected");
+}
+
+void TestPostgisStatement::knowsALocalServer_data()
+{
+    QTest::addColumn<QString>("conninfo");
+    QTest::addColumn<bool>("local");
+    QTest::newRow("loopback address") << "host=127.0.0.1 port=55432 dbname=bench" << true;
+    QTest::newRow("localhost") << "host=localhost dbname=gis" << true;
+    QTest::newRow("unix socket") << "host=/var/run/postgresql dbname=gis" << true;
+    QTest::newRow("uri, ipv6 loopback") << "postgresql://[::1]:5432/gis" << true;
+    QTest::newRow("another machine") << "host=db.example.org dbname=gis" << false;
+    QTest::newRow("hostaddr decides") << "host=localhost hostaddr=10.0.0.5 dbname=gis" << false;
+    QTest::newRow("one of two hosts remote") << "host=localhost,db2 dbname=gis" << false;
+    QTest::newRow("unparsable") << "host='unterminated" << false;
+}
+
+void TestPostgisStatement::knowsALocalServer()
+{
+    QFETCH(QString, conninfo);
+    QTEST(pgConnInfoIsLocal(conninfo), "local");
 }
 
 QTEST_GUILESS_MAIN(TestPostgisStatement)

@@ -38,4 +38,32 @@ QString pgConnInfoKey(const QString& conninfo)
     return key;
 }
 
+bool pgConnInfoIsLocal(const QString& conninfo)
+{
+    char* error = nullptr;
+    PQconninfoOption* options = PQconninfoParse(conninfo.toUtf8().constData(), &error);
+    if (!options) {
+        PQfreemem(error);
+        return false;
+    }
+    QString hosts;
+    for (const PQconninfoOption* o = options; o->keyword; ++o) {
+        const QByteArray keyword(o->keyword);
+        // hostaddr, when given, is where libpq connects; host only names it.
+        if (o->val && *o->val && (keyword == "hostaddr" || (keyword == "host" && hosts.isEmpty())))
+            hosts = QString::fromUtf8(o->val);
+    }
+    PQconninfoFree(options);
+    if (hosts.isEmpty()) hosts = qEnvironmentVariable("PGHOST");
+    if (hosts.isEmpty()) return true;
+    for (const QString& host : hosts.split(QLatin1Char(','))) {
+        const QString h = host.trimmed();
+        const bool local = h.isEmpty() || h.startsWith(QLatin1Char('/')) || h.startsWith(QLatin1Char('@'))
+                           || h.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0
+                           || h.startsWith(QLatin1String("127.")) || h == QLatin1String("::1");
+        if (!local) return false;
+    }
+    return true;
+}
+
 }  // namespace maptune

@@ -19,4 +19,9 @@ QString redactPgConnInfo(const QString& conninfo);
 // parse is its own key. Holds the password: never print it.
 QString pgConnInfoKey(const QString& conninfo);
 
+// Whether the server runs on this machine: every host (or hostaddr) a Unix
+// socket directory or a loopback name or address; no host at all is libpq's
+// default socket (or PGHOST). A string libpq cannot parse is not local.
+bool pgConnInfoIsLocal(const QString& conninfo);
+
 }  // namespace maptune

@@ -285,6 +285,8 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
     }
 }
 
+bool PostgisFeatureSource::servedOnThisMachine() const { return pgConnInfoIsLocal(m_conninfo); }
+
 QList<DbTrace> PostgisFeatureSource::takeDbTraces()
 {
     QList<DbTrace> out;

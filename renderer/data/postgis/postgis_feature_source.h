@@ -32,6 +32,7 @@ public:
     std::optional<Rect> extent() const override;
     Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) override;
     QList<DbTrace> takeDbTraces() override;
+    bool servedOnThisMachine() const override;
 
     // The statement query() would run (metadata looked up if needed), for
     // `maptune-cli explain`. `columns` as in PostgisSelectSpec.
