@@ -156,6 +156,15 @@ void appendIdat(QByteArray& out, const PngHeader& header, size_t bound, Compress
     appendChunk(out, "IEND", nullptr, 0);
 }
 
+// The same with our own coders, which know their exact size before writing.
+template <class Coder>
+void appendSizedIdat(QByteArray& out, const PngHeader& header, const Coder& coder) {
+    appendIdat(out, header, coder.zlibSize(), [&](uint8_t* zlib) {
+        coder.writeZlib(zlib);
+        return coder.zlibSize();
+    });
+}
+
 }  // namespace
 
 Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, const PngWriteOptions& options) {
@@ -194,11 +203,7 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
         s.zeroRow.assign(stride, 0);
         for (size_t y = 0; y < height; ++y)
             filterRowAdaptive(raw(y), y ? raw(y - 1) : s.zeroRow.data(), stride, bpp, s.filtered.data() + y * (stride + 1));
-        const HuffmanDeflate deflate({s.filtered.data(), filteredSize});
-        appendIdat(out, header, deflate.zlibSize(), [&](uint8_t* zlib) {
-            deflate.writeZlib(zlib);
-            return deflate.zlibSize();
-        });
+        appendSizedIdat(out, header, HuffmanDeflate({s.filtered.data(), filteredSize}));
     } else {
         for (size_t y = 0; y < height; ++y) {
             uint8_t* line = s.filtered.data() + y * (stride + 1);
@@ -207,24 +212,20 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
             line[0] = uint8_t(filter);
             filterRow(filter, raw(y), raw(y), stride, bpp, line + 1);
         }
-        if (options.twoThreads && options.compressionLevel < 0) {
-            const Lz77Deflate deflate({s.filtered.data(), filteredSize}, bpp, stride + 1, 2, true);
-            appendIdat(out, header, deflate.zlibSize(), [&](uint8_t* zlib) {
-                deflate.writeZlib(zlib);
-                return deflate.zlibSize();
+        if (options.compressionLevel < 0 && options.twoThreads) {
+            // A drawn map, with a core free: two halves at once (see lz77_deflate.h).
+            appendSizedIdat(out, header, Lz77Deflate({s.filtered.data(), filteredSize}, bpp, stride + 1, 2, true));
+        } else {
+            const int level = options.compressionLevel >= 0 && options.compressionLevel <= 12 ? options.compressionLevel
+                                                                                               : kDrawnLevel;
+            libdeflate_compressor* compressor = s.compressors.get(level);
+            if (!compressor) return Error(QStringLiteral("PNG: out of memory"));
+            const size_t bound = libdeflate_zlib_compress_bound(compressor, filteredSize);
+            appendIdat(out, header, bound, [&](uint8_t* zlib) {
+                return libdeflate_zlib_compress(compressor, s.filtered.data(), filteredSize, zlib, bound);
             });
-            if (out.capacity() > 2 * out.size()) out.squeeze();
-            return out;
+            if (out.isEmpty()) return Error(QStringLiteral("PNG: compression failed"));
         }
-        const int level = options.compressionLevel >= 0 && options.compressionLevel <= 12 ? options.compressionLevel
-                                                                                           : kDrawnLevel;
-        libdeflate_compressor* compressor = s.compressors.get(level);
-        if (!compressor) return Error(QStringLiteral("PNG: out of memory"));
-        const size_t bound = libdeflate_zlib_compress_bound(compressor, filteredSize);
-        appendIdat(out, header, bound, [&](uint8_t* zlib) {
-            return libdeflate_zlib_compress(compressor, s.filtered.data(), filteredSize, zlib, bound);
-        });
-        if (out.isEmpty()) return Error(QStringLiteral("PNG: compression failed"));
     }
     if (out.capacity() > 2 * out.size()) out.squeeze();
     return out;
