@@ -13,9 +13,10 @@
 #include <QBuffer>
 #include <QGuiApplication>
 
+#include "process_cpu.h"
+
 #include <benchmark/benchmark.h>
 #include <png.h>
-#include <sys/resource.h>
 
 #include <map>
 #include <vector>
@@ -141,12 +142,6 @@ void runOurs(benchmark::State& state, const QString& format, const QString& comp
 
 void BM_Png(benchmark::State& state) { runOurs(state, QStringLiteral("png")); }
 
-double processCpuMs() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    auto ms = [](const timeval& t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) / 1e3; };
-    return ms(u.ru_utime) + ms(u.ru_stime);
-}
 
 // With a second core free (a render alone): drawn maps are deflated in two
 // halves at once (lz77_deflate.h). Real time is the latency; process_cpu_ms
@@ -156,9 +151,9 @@ void BM_PngTwoThreads(benchmark::State& state) {
     if (skipped(state, which)) return;
     const ImageFormat f = *findImageFormat(MapDef{}, QStringLiteral("png"));
     size_t bytes = 0;
-    const double before = processCpuMs();
+    const double before = bench::processCpuMs();
     for (auto _ : state) bytes = static_cast<size_t>(encodeImage(sample(which), f, true).valueOr(QByteArray()).size());
-    state.counters["process_cpu_ms"] = (processCpuMs() - before) / double(state.iterations());
+    state.counters["process_cpu_ms"] = (bench::processCpuMs() - before) / double(state.iterations());
     report(state, which, bytes);
 }
 // FORMATOPTION "COMPRESSION=n" (n = second argument): libdeflate level n.

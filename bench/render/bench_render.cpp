@@ -8,13 +8,14 @@
 #include "render/map_renderer.h"
 #include "render/render_load.h"
 
+#include "process_cpu.h"
+
 #include <benchmark/benchmark.h>
 
 #include <QGuiApplication>
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include <sys/resource.h>
 
 #include <optional>
 
@@ -113,13 +114,6 @@ void BM_RenderClassified(benchmark::State& state)
 }
 BENCHMARK(BM_RenderClassified)->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
-double processCpuMs()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    auto ms = [](const timeval& t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) / 1e3; };
-    return ms(u.ru_utime) + ms(u.ru_stime);
-}
 
 // The shared harness's roads_shp scenario (../shared/bench) in one thread:
 // MAPTUNE_BENCH_ROADS names its instantiated roads_shp.map. 64 windows of the
@@ -154,12 +148,12 @@ void BM_RenderBenchRoads(benchmark::State& state)
     std::optional<RenderLoad::Scope> busy;
     if (state.range(0) < 2) busy.emplace(RenderLoad::Scope::Kind::Elsewhere);
     qsizetype next = 0;
-    const double cpuBefore = processCpuMs();
+    const double cpuBefore = bench::processCpuMs();
     for (auto _ : state) {
         RenderResult res = renderer.render(requests[next++ % requests.size()]);
         benchmark::DoNotOptimize(res.bytes);
     }
-    state.counters["process_cpu_ms"] = (processCpuMs() - cpuBefore) / double(state.iterations());
+    state.counters["process_cpu_ms"] = (bench::processCpuMs() - cpuBefore) / double(state.iterations());
     state.SetLabel(state.range(0) == 2 ? "draw + PNG, alone" : state.range(0) == 1 ? "draw + PNG" : "draw only");
 }
 BENCHMARK(BM_RenderBenchRoads)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();

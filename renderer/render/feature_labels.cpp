@@ -70,7 +70,7 @@ std::optional<QPointF> labelPoint(const DrawItem& item, double minDimension)
 MarkerStyle markerStyle(const StyleResolver& resolver, const StyleDef& s, const QStringList& values, const MapDef& map)
 {
     const ResolvedStyle r = resolver.resolve(s, values);
-    MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, map.baseDir(), {}};
+    MarkerStyle m{r.symbol, r.size, r.angle, r.width, r.color, r.outline, r.outlineWidth, map.baseDir(), {}, false, false, {}};
     if (r.symbol && !r.symbol->font.isEmpty()) m.fontPath = map.fonts.value(r.symbol->font, {});
     // OFFSET x -99 / -999 (offset lines) does not apply to a point.
     if (r.offsetY != LineOffset::SingleSided && r.offsetY != LineOffset::DoubleSided) m.offset = QPointF(r.offsetX, r.offsetY);
