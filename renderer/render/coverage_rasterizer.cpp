@@ -41,6 +41,41 @@ inline void aggBlend(QRgb& dst, QRgb src, unsigned cover)
     dst = qRgba(int(r), int(g), int(b), int(a));
 }
 
+// A colour, fill rule and coverage table: how a cell's area becomes a blend.
+class Paint {
+public:
+    Paint(QRgb color, CoverageRasterizer::FillRule rule, const CoverageRasterizer::GammaTable* gamma)
+        : m_src(aggPremultiply(color)), m_evenOdd(rule == CoverageRasterizer::FillRule::EvenOdd), m_gamma(gamma)
+    {
+    }
+    // 0..255 from twice the covered area (1/256 pixel units, signed by winding).
+    int coverage(int area) const
+    {
+        int c = area >> (Shift + 1);
+        if (c < 0) c = -c;
+        if (m_evenOdd) {
+            c &= 2 * One - 1;
+            if (c > One) c = 2 * One - c;
+        }
+        c = std::min(c, 255);
+        return m_gamma ? (*m_gamma)[c] : c;
+    }
+    void blend(QRgb& dst, int c) const { aggBlend(dst, m_src, unsigned(c)); }
+    void span(QRgb* from, QRgb* to, int c) const
+    {
+        if (c == 255 && qAlpha(m_src) == 255) {
+            std::fill(from, to, m_src);
+        } else if (c) {
+            for (QRgb* p = from; p < to; ++p) blend(*p, c);
+        }
+    }
+
+private:
+    const QRgb m_src;
+    const bool m_evenOdd;
+    const CoverageRasterizer::GammaTable* m_gamma;
+};
+
 // Floor division with a non-negative remainder (the DDA steps need it).
 inline void divide(long long p, long long d, long long& quotient, long long& remainder)
 {
@@ -60,12 +95,38 @@ CoverageRasterizer::GammaTable CoverageRasterizer::linearGamma(double g)
 
 void CoverageRasterizer::reset(int width, int height, int top, int bottom)
 {
+    clearGrid();  // shapes added and never filled
     m_width = std::max(width, 0);
     m_height = std::max(height, 0);
     m_top = std::clamp(top, 0, m_height);
     m_bottom = bottom < 0 ? m_height : std::clamp(bottom, m_top, m_height);
     m_cells.clear();
     m_haveCurrent = false;
+    m_minY = INT_MAX, m_maxY = INT_MIN;
+    const qsizetype cells = qsizetype(m_width + 1) * m_height;
+    m_grid = cells <= m_gridLimit;
+    if (!m_grid) {
+        m_at = &m_current.c;
+        return;
+    }
+    m_stride = m_width + 1;
+    if (qsizetype(m_cellsGrid.size()) < cells) m_cellsGrid.resize(size_t(cells));  // zeros, as the rest
+    if (qsizetype(m_rowMinX.size()) < m_height) {
+        m_rowMinX.resize(size_t(m_height), INT_MAX);
+        m_rowMaxX.resize(size_t(m_height), -1);
+    }
+    m_at = &m_discard;
+}
+
+void CoverageRasterizer::clearGrid()
+{
+    if (!m_grid) return;
+    for (int y = m_minY; y <= m_maxY; ++y) {
+        if (m_rowMaxX[y] < 0) continue;
+        Coverage* row = m_cellsGrid.data() + size_t(y) * size_t(m_stride);
+        std::fill(row + m_rowMinX[y], row + m_rowMaxX[y] + 1, Coverage{0, 0});
+        m_rowMinX[y] = INT_MAX, m_rowMaxX[y] = -1;
+    }
     m_minY = INT_MAX, m_maxY = INT_MIN;
 }
 
@@ -123,17 +184,30 @@ void CoverageRasterizer::edge(double x1, double y1, double x2, double y2)
     }
 }
 
-void CoverageRasterizer::moveTo(int ex, int ey)
+inline void CoverageRasterizer::moveTo(int ex, int ey)
 {
+    if (m_grid) {
+        if (ey < m_top || ey >= m_bottom) {
+            m_at = &m_discard;
+            return;
+        }
+        m_at = m_cellsGrid.data() + size_t(ey) * size_t(m_stride) + size_t(ex);
+        m_rowMinX[ey] = std::min(m_rowMinX[ey], ex);
+        m_rowMaxX[ey] = std::max(m_rowMaxX[ey], ex);
+        m_minY = std::min(m_minY, ey);
+        m_maxY = std::max(m_maxY, ey);
+        return;
+    }
     if (m_haveCurrent && m_current.x == ex && m_current.y == ey) return;
     flush();
-    m_current = {ex, ey, 0, 0};
+    m_current = {ex, ey, {0, 0}};
     m_haveCurrent = true;
 }
 
 void CoverageRasterizer::flush()
 {
-    if (m_haveCurrent && (m_current.cover | m_current.area) && m_current.y >= m_top && m_current.y < m_bottom) {
+    if (m_grid) return;
+    if (m_haveCurrent && (m_current.c.cover | m_current.c.area) && m_current.y >= m_top && m_current.y < m_bottom) {
         m_cells.push_back(m_current);
         m_minY = std::min(m_minY, m_current.y);
         m_maxY = std::max(m_maxY, m_current.y);
@@ -156,8 +230,8 @@ void CoverageRasterizer::hline(int ey, int x1, int fy1, int x2, int fy2)
     }
     if (ex1 == ex2) {
         const int d = fy2 - fy1;
-        m_current.cover += d;
-        m_current.area += (fx1 + fx2) * d;
+        m_at->cover += d;
+        m_at->area += (fx1 + fx2) * d;
         return;
     }
     long long dx = x2 - x1;
@@ -169,8 +243,8 @@ void CoverageRasterizer::hline(int ey, int x1, int fy1, int x2, int fy2)
     }
     long long delta, mod;
     divide(p, dx, delta, mod);
-    m_current.area += int((fx1 + first) * delta);
-    m_current.cover += int(delta);
+    m_at->area += int((fx1 + first) * delta);
+    m_at->cover += int(delta);
     int ex = ex1 + incr;
     moveTo(ex, ey);
     int y = fy1 + int(delta);
@@ -182,16 +256,16 @@ void CoverageRasterizer::hline(int ey, int x1, int fy1, int x2, int fy2)
             delta = lift;
             mod += rem;
             if (mod >= 0) mod -= dx, ++delta;
-            m_current.area += int(One * delta);
-            m_current.cover += int(delta);
+            m_at->area += int(One * delta);
+            m_at->cover += int(delta);
             y += int(delta);
             ex += incr;
             moveTo(ex, ey);
         }
     }
     const int d = fy2 - y;
-    m_current.area += (fx2 + One - first) * d;
-    m_current.cover += d;
+    m_at->area += (fx2 + One - first) * d;
+    m_at->cover += d;
 }
 
 // An edge in fixed point, row by row.
@@ -213,20 +287,20 @@ void CoverageRasterizer::line(int x1, int y1, int x2, int y2)
         const int first = dy > 0 ? One : 0, incr = dy > 0 ? 1 : -1;
         moveTo(ex, ey1);
         int delta = first - fy1;
-        m_current.cover += delta;
-        m_current.area += twoFx * delta;
+        m_at->cover += delta;
+        m_at->area += twoFx * delta;
         ey1 += incr;
         delta = first + first - One;
         while (ey1 != ey2) {
             moveTo(ex, ey1);
-            m_current.cover += delta;
-            m_current.area += twoFx * delta;
+            m_at->cover += delta;
+            m_at->area += twoFx * delta;
             ey1 += incr;
         }
         moveTo(ex, ey1);
         delta = fy2 - One + first;
-        m_current.cover += delta;
-        m_current.area += twoFx * delta;
+        m_at->cover += delta;
+        m_at->area += twoFx * delta;
         return;
     }
     long long p = (One - fy1) * dx;
@@ -290,23 +364,50 @@ void CoverageRasterizer::fill(QImage& image, QRgb color, FillRule rule, const Ga
 void CoverageRasterizer::fill(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
                               const GammaTable* gamma)
 {
+    if (m_grid) fillGrid(bits, bytesPerLine, width, height, color, rule, gamma);
+    else fillCells(bits, bytesPerLine, width, height, color, rule, gamma);
+}
+
+// Each touched row from its first to its last cell, zeroing the cells
+// behind it: a cell without area continues the span before it.
+void CoverageRasterizer::fillGrid(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
+                                  const GammaTable* gamma)
+{
+    if (qAlpha(color) == 0) return clearGrid();
+    const Paint paint(color, rule, gamma);
+    const int w = std::min(m_width, width);
+    for (int y = m_minY; y <= m_maxY; ++y) {
+        const int x0 = m_rowMinX[y], x1 = m_rowMaxX[y];
+        if (x1 < 0) continue;
+        m_rowMinX[y] = INT_MAX, m_rowMaxX[y] = -1;
+        Coverage* cells = m_cellsGrid.data() + size_t(y) * size_t(m_stride);
+        if (y >= height) {
+            std::fill(cells + x0, cells + x1 + 1, Coverage{0, 0});
+            continue;
+        }
+        auto* row = reinterpret_cast<QRgb*>(bits + y * bytesPerLine);
+        int cover = 0;
+        for (int x = x0; x <= x1; ++x) {
+            const Coverage cell = cells[x];
+            cells[x] = {0, 0};
+            cover += cell.cover;
+            const int area = (cover << (Shift + 1)) - cell.area;
+            if (area == 0) continue;
+            const int c = paint.coverage(area);
+            if (c && x < w) paint.blend(row[x], c);
+        }
+        if (cover != 0 && x1 + 1 < w) paint.span(row + x1 + 1, row + w, paint.coverage(cover << (Shift + 1)));
+    }
+    m_minY = INT_MAX, m_maxY = INT_MIN;
+}
+
+void CoverageRasterizer::fillCells(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
+                                   const GammaTable* gamma)
+{
     flush();
     if (m_cells.empty() || qAlpha(color) == 0) return;
     sortRows();
-    const QRgb src = aggPremultiply(color);
-    const bool opaque = qAlpha(src) == 255;
-    const bool evenOdd = rule == FillRule::EvenOdd;
-    auto coverage = [&](int area) {
-        int c = area >> (Shift + 1);
-        if (c < 0) c = -c;
-        if (evenOdd) {
-            c &= 2 * One - 1;
-            if (c > One) c = 2 * One - c;
-        }
-        c = std::min(c, 255);
-        return gamma ? (*gamma)[c] : c;
-    };
-    auto blend = [&](QRgb& dst, int c) { aggBlend(dst, src, unsigned(c)); };
+    const Paint paint(color, rule, gamma);
     const int w = std::min(m_width, width);
     const int yEnd = std::min({m_maxY, m_bottom - 1, height - 1});
     for (int y = std::max(m_minY, m_top); y <= yEnd; ++y) {
@@ -316,21 +417,14 @@ void CoverageRasterizer::fill(uchar* bits, qsizetype bytesPerLine, int width, in
         int cover = 0;
         while (cell < end) {
             int x = cell->x, area = 0;
-            for (; cell < end && cell->x == x; ++cell) area += cell->area, cover += cell->cover;
+            for (; cell < end && cell->x == x; ++cell) area += cell->c.area, cover += cell->c.cover;
             if (area != 0) {
-                const int c = coverage((cover << (Shift + 1)) - area);
-                if (c && x < w) blend(row[x], c);
+                const int c = paint.coverage((cover << (Shift + 1)) - area);
+                if (c && x < w) paint.blend(row[x], c);
                 ++x;
             }
             const int stop = std::min(cell < end ? cell->x : w, w);
-            if (stop > x && cover != 0) {
-                const int c = coverage(cover << (Shift + 1));
-                if (c == 255 && opaque) {
-                    std::fill(row + x, row + stop, src);
-                } else if (c) {
-                    for (int i = x; i < stop; ++i) blend(row[i], c);
-                }
-            }
+            if (stop > x && cover != 0) paint.span(row + x, row + stop, paint.coverage(cover << (Shift + 1)));
         }
     }
 }

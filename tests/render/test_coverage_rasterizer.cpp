@@ -235,6 +235,62 @@ private Q_SLOTS:
         }
     }
 
+    void gridAndCellListGiveTheSamePixels()
+    {
+        // The grid (images up to the limit) and the sorted cell list (larger
+        // ones) are two ways to the same sums: every pixel must agree, over
+        // existing pixels, with both fill rules, a gamma table and shapes
+        // reaching past every border.
+        QRandomGenerator rng(5);
+        const auto gamma = CoverageRasterizer::linearGamma(0.75);
+        for (int round = 0; round < 30; ++round) {
+            QList<QPolygonF> lines;
+            for (int k = 0; k < 3; ++k) {
+                QPolygonF line;
+                for (int i = 0; i < 7; ++i) line << QPointF(rng.generateDouble() * 110 - 15, rng.generateDouble() * 90 - 15);
+                lines << line;
+            }
+            const double width = 0.5 + rng.generateDouble() * 9;
+            const auto rule = round % 2 ? CoverageRasterizer::FillRule::EvenOdd : CoverageRasterizer::FillRule::NonZero;
+            const auto* table = round % 3 == 0 ? &gamma : nullptr;
+            const QRgb color = qRgba(int(rng.bounded(256)), 90, 200, round % 4 ? 255 : 140);
+            QImage grid(81, 61, QImage::Format_ARGB32_Premultiplied), list = grid;
+            grid.fill(qRgba(200, 180, 20, 255));
+            list.fill(qRgba(200, 180, 20, 255));
+            CoverageRasterizer inGrid, inList(0);
+            for (CoverageRasterizer* r : {&inGrid, &inList}) {
+                r->reset(81, 61);
+                StrokeOutline::round(lines, width, true, *r);
+                r->fill(r == &inGrid ? grid : list, color, rule, table);
+            }
+            QCOMPARE(grid, list);
+        }
+    }
+
+    void aShapeNeverFilledLeavesNothingBehind()
+    {
+        // The grid is summed in place: cells of shapes added and then
+        // abandoned by reset() must not reach the next fill.
+        CoverageRasterizer r;
+        r.reset(16, 16);
+        r.addPolygon(rect(1, 1, 9, 9).constData(), 4);
+        r.reset(16, 16);
+        QVERIFY(r.isEmpty());
+        r.addPolygon(rect(10, 10, 12, 12).constData(), 4);
+        QImage img = blank(16, 16);
+        r.fill(img, qRgba(0, 0, 0, 255), CoverageRasterizer::FillRule::NonZero);
+        QCOMPARE(alphaSum(img), 4.0);
+        QVERIFY(r.isEmpty());
+        // ... nor do cells of a transparent fill, which draws nothing.
+        r.reset(16, 16);
+        r.addPolygon(rect(1, 1, 9, 9).constData(), 4);
+        r.fill(img, qRgba(0, 0, 0, 0), CoverageRasterizer::FillRule::NonZero);
+        r.reset(16, 16);
+        r.addPolygon(rect(0, 0, 1, 1).constData(), 4);
+        r.fill(img, qRgba(0, 0, 0, 255), CoverageRasterizer::FillRule::NonZero);
+        QCOMPARE(alphaSum(img), 5.0);
+    }
+
     void hairlinesMatchQtsStroker()
     {
         // Width <= 1: butt caps and bevel joins, as Qt's stroker makes them.
