@@ -28,22 +28,23 @@ void LineBandPainter::helperMain()
 {
     // The first pass whole while the reader runs, then the bottom band.
     const PixelTarget bottom = m_target.band(m_split, m_target.height);
+    LinePenCache pens;
     bool split = !m_followReader;
     if (split) m_items.waitFor(std::numeric_limits<qsizetype>::max());  // until the reader is done
     for (qsizetype i = 0; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i) {
         if (!split) {
             qsizetype expected = i;
             if (m_wholeClaim.compare_exchange_strong(expected, i + 1)) {
-                drawItem(m_items[i], 0, m_target);
+                drawItem(m_items[i], 0, m_target, pens);
                 m_wholeDone.store(i + 1, std::memory_order_release);
                 m_wholeDone.notify_one();
                 continue;
             }
             split = true;
         }
-        drawItem(m_items[i], 0, bottom);
+        drawItem(m_items[i], 0, bottom, pens);
     }
-    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, bottom, 0);
+    for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, bottom, 0, pens);
 }
 
 void LineBandPainter::finish()
@@ -57,17 +58,18 @@ void LineBandPainter::finish()
          done = m_wholeDone.load(std::memory_order_acquire))
         m_wholeDone.wait(done);
     const PixelTarget top = m_target.band(0, m_split);
-    for (int pass = 0; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, top, pass == 0 ? first : 0);
+    LinePenCache pens;
+    for (int pass = 0; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, top, pass == 0 ? first : 0, pens);
     m_helper.join();
 }
 
-void LineBandPainter::drawPass(int pass, const PixelTarget& target, qsizetype from)
+void LineBandPainter::drawPass(int pass, const PixelTarget& target, qsizetype from, LinePenCache& pens)
 {
     const qsizetype n = m_items.size();
-    for (qsizetype i = from; i < n; ++i) drawItem(m_items[i], pass, target);
+    for (qsizetype i = from; i < n; ++i) drawItem(m_items[i], pass, target, pens);
 }
 
-void LineBandPainter::drawItem(const DrawItem& item, int pass, const PixelTarget& target) const
+void LineBandPainter::drawItem(const DrawItem& item, int pass, const PixelTarget& target, LinePenCache& pens) const
 {
     const auto& styles = m_layer.classes[item.cls].styles;
     if (pass >= styles.size()) return;
@@ -81,10 +83,10 @@ void LineBandPainter::drawItem(const DrawItem& item, int pass, const PixelTarget
     const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
     const double outlineWidth = r.width + 2 * r.outlineWidth;
     if (r.outline.isValid() && outlineWidth > 0)
-        StrokePainter::strokeInto(target, parts, StyleResolver::linePen(r.outline, outlineWidth, s, m_scale), false,
+        StrokePainter::strokeInto(target, parts, pens.pen(r.outline, outlineWidth, s, m_scale), false,
                                   StrokePainter::coverageFor(s));
     if (r.color.isValid() && r.width > 0)
-        StrokePainter::strokeInto(target, parts, StyleResolver::linePen(r.color, r.width, s, m_scale), false,
+        StrokePainter::strokeInto(target, parts, pens.pen(r.color, r.width, s, m_scale), false,
                                   StrokePainter::coverageFor(s));
 }
 

@@ -11,6 +11,7 @@
 
 #include "mapfile/map_def.h"
 #include "render/draw_item.h"
+#include "render/line_pen_cache.h"
 #include "render/stroke_painter.h"
 #include "render/style_resolver.h"
 #include "trace/cancel_token.h"
@@ -38,8 +39,9 @@ public:
 
 private:
     void helperMain();
-    void drawPass(int pass, const PixelTarget& target, qsizetype from);
-    void drawItem(const DrawItem& item, int pass, const PixelTarget& target) const;
+    // `pens`: the calling thread's own.
+    void drawPass(int pass, const PixelTarget& target, qsizetype from, LinePenCache& pens);
+    void drawItem(const DrawItem& item, int pass, const PixelTarget& target, LinePenCache& pens) const;
 
     const bool m_followReader;
     const LayerDef& m_layer;

@@ -96,7 +96,10 @@ void StrokeOutline::build(const QList<QPolygonF>& parts, double width, bool roun
     }
     const std::vector<QPointF>& disc = shape->disc;
     const double stepCos = shape->stepCos, stepSin = shape->stepSin;
-    std::vector<QPointF> poly;
+    // Reused by every call on this thread: a road map strokes thousands of
+    // short lines, and growing three vectors for each was a third of its mallocs.
+    thread_local std::vector<QPointF> poly, left, right;
+    poly.clear(), left.clear(), right.clear();
     auto addDisc = [&](const QPointF& c) {
         poly.clear();
         for (const QPointF& d : disc) poly.push_back(c + d);
@@ -139,7 +142,7 @@ void StrokeOutline::build(const QList<QPolygonF>& parts, double width, bool roun
         // offsets forward, right offsets back, mitred at the joins): a few
         // edges per run for the rasteriser instead of a quad per segment. A
         // sharp turn ends the run and gets a round wedge on its outer side.
-        std::vector<QPointF> left, right;
+        left.clear(), right.clear();
         QPointF prevNormal, prevPoint, startPoint, startNormal;
         double prevLen = 0;
         bool havePrev = false, firstRun = true;

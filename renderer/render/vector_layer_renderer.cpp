@@ -15,6 +15,7 @@
 #include "render/label_cache.h"
 #include "render/layer_variants.h"
 #include "render/line_band_painter.h"
+#include "render/line_pen_cache.h"
 #include "render/line_offset.h"
 #include "render/render_load.h"
 #include "render/stroke_painter.h"
@@ -464,6 +465,7 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         for (const TransformMarker& m : at) SymbolPainter::drawMarker(p, m.at, markerOf(r, m.angle.value_or(angle)));
         p.restore();
     };
+    LinePenCache pens;
     auto strokeParts = [&](const ResolvedStyle& r, const StyleDef& s, const QList<QPolygonF>& lines) {
         const QList<QPolygonF> parts = LineOffset::apply(lines, r.offsetX, r.offsetY);
         if (r.symbol && s.gap != 0) {
@@ -472,8 +474,8 @@ void VectorLayerRenderer::drawItems(QImage& canvas, const DrawItemQueue& items, 
         } else {
             const auto* coverage = StrokePainter::coverageFor(s);
             if (r.outline.isValid())
-                StrokePainter::stroke(p, parts, StyleResolver::linePen(r.outline, r.width + 2 * r.outlineWidth, s, scale, vector), false, coverage);
-            if (r.color.isValid()) StrokePainter::stroke(p, parts, StyleResolver::linePen(r.color, r.width, s, scale, vector), false, coverage);
+                StrokePainter::stroke(p, parts, pens.pen(r.outline, r.width + 2 * r.outlineWidth, s, scale, vector), false, coverage);
+            if (r.color.isValid()) StrokePainter::stroke(p, parts, pens.pen(r.color, r.width, s, scale, vector), false, coverage);
         }
     };
     auto fillParts = [&](const ResolvedStyle& r, const StyleDef& s, const QList<QPolygonF>& polygon) {
