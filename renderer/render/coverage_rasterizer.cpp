@@ -95,39 +95,12 @@ CoverageRasterizer::GammaTable CoverageRasterizer::linearGamma(double g)
 
 void CoverageRasterizer::reset(int width, int height, int top, int bottom)
 {
-    clearGrid();  // shapes added and never filled
     m_width = std::max(width, 0);
     m_height = std::max(height, 0);
     m_top = std::clamp(top, 0, m_height);
     m_bottom = bottom < 0 ? m_height : std::clamp(bottom, m_top, m_height);
-    m_cells.clear();
-    m_haveCurrent = false;
-    m_minY = INT_MAX, m_maxY = INT_MIN;
-    const qsizetype cells = qsizetype(m_width + 1) * m_height;
-    m_grid = cells <= m_gridLimit;
-    if (!m_grid) {
-        m_at = &m_current.c;
-        return;
-    }
-    m_stride = m_width + 1;
-    if (qsizetype(m_cellsGrid.size()) < cells) m_cellsGrid.resize(size_t(cells));  // zeros, as the rest
-    if (qsizetype(m_rowMinX.size()) < m_height) {
-        m_rowMinX.resize(size_t(m_height), INT_MAX);
-        m_rowMaxX.resize(size_t(m_height), -1);
-    }
-    m_at = &m_discard;
-}
-
-void CoverageRasterizer::clearGrid()
-{
-    if (!m_grid) return;
-    for (int y = m_minY; y <= m_maxY; ++y) {
-        if (m_rowMaxX[y] < 0) continue;
-        Coverage* row = m_cellsGrid.data() + size_t(y) * size_t(m_stride);
-        std::fill(row + m_rowMinX[y], row + m_rowMaxX[y] + 1, Coverage{0, 0});
-        m_rowMinX[y] = INT_MAX, m_rowMaxX[y] = -1;
-    }
-    m_minY = INT_MAX, m_maxY = INT_MIN;
+    m_segments.clear();
+    m_segMinX = m_segMinY = INT_MAX, m_segMaxX = m_segMaxY = INT_MIN;
 }
 
 void CoverageRasterizer::addPolygon(const QPointF* points, int count)
@@ -152,7 +125,7 @@ void CoverageRasterizer::edge(double x1, double y1, double x2, double y2)
     // Coordinates are never negative here, so adding a half rounds.
     auto fixed = [](double v) { return int(v * One + 0.5); };
     if (y1 >= 0 && y2 >= 0 && y1 <= h && y2 <= h && x1 >= 0 && x2 >= 0 && x1 <= w && x2 <= w) {
-        line(fixed(x1), fixed(y1), fixed(x2), fixed(y2));
+        addSegment(fixed(x1), fixed(y1), fixed(x2), fixed(y2));
         return;
     }
     auto atY = [&](double y) { return x1 + (x2 - x1) * (y - y1) / (y2 - y1); };
@@ -180,22 +153,28 @@ void CoverageRasterizer::edge(double x1, double y1, double x2, double y2)
         if (mid < 0) px = qx = 0;
         else if (mid > w) px = qx = w;
         px = std::clamp(px, 0.0, w), qx = std::clamp(qx, 0.0, w);
-        line(fixed(px), fixed(py), fixed(qx), fixed(qy));
+        addSegment(fixed(px), fixed(py), fixed(qx), fixed(qy));
     }
+}
+
+void CoverageRasterizer::addSegment(int x1, int y1, int x2, int y2)
+{
+    m_segments.push_back({x1, y1, x2, y2});
+    m_segMinX = std::min({m_segMinX, x1, x2}), m_segMaxX = std::max({m_segMaxX, x1, x2});
+    m_segMinY = std::min({m_segMinY, y1, y2}), m_segMaxY = std::max({m_segMaxY, y1, y2});
 }
 
 inline void CoverageRasterizer::moveTo(int ex, int ey)
 {
     if (m_grid) {
-        if (ey < m_top || ey >= m_bottom) {
+        if (ey < m_gridTop || ey >= m_gridBottom) {
             m_at = &m_discard;
             return;
         }
-        m_at = m_cellsGrid.data() + size_t(ey) * size_t(m_stride) + size_t(ex);
-        m_rowMinX[ey] = std::min(m_rowMinX[ey], ex);
-        m_rowMaxX[ey] = std::max(m_rowMaxX[ey], ex);
-        m_minY = std::min(m_minY, ey);
-        m_maxY = std::max(m_maxY, ey);
+        const int row = ey - m_gridTop;
+        m_at = m_cellsGrid.data() + size_t(row) * size_t(m_stride) + size_t(ex - m_gridLeft);
+        m_rowMinX[size_t(row)] = std::min(m_rowMinX[size_t(row)], ex);
+        m_rowMaxX[size_t(row)] = std::max(m_rowMaxX[size_t(row)], ex);
         return;
     }
     if (m_haveCurrent && m_current.x == ex && m_current.y == ey) return;
@@ -206,7 +185,6 @@ inline void CoverageRasterizer::moveTo(int ex, int ey)
 
 void CoverageRasterizer::flush()
 {
-    if (m_grid) return;
     if (m_haveCurrent && (m_current.c.cover | m_current.c.area) && m_current.y >= m_top && m_current.y < m_bottom) {
         m_cells.push_back(m_current);
         m_minY = std::min(m_minY, m_current.y);
@@ -364,6 +342,29 @@ void CoverageRasterizer::fill(QImage& image, QRgb color, FillRule rule, const Ga
 void CoverageRasterizer::fill(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
                               const GammaTable* gamma)
 {
+    const int left = m_segMinX >> Shift, right = m_segMaxX >> Shift;
+    const int top = std::max(m_segMinY >> Shift, m_top), bottom = std::min((m_segMaxY >> Shift) + 1, m_bottom);
+    if (m_segments.empty() || qAlpha(color) == 0 || top >= bottom) {
+        m_segments.clear();
+        return;
+    }
+    m_grid = qsizetype(right - left + 1) * (bottom - top) <= m_gridLimit;
+    if (m_grid) {
+        m_gridLeft = left, m_gridTop = top, m_gridBottom = bottom, m_stride = right - left + 1;
+        const size_t cells = size_t(m_stride) * size_t(bottom - top);
+        if (m_cellsGrid.size() < cells) m_cellsGrid.resize(cells);  // zeros, as the rest
+        if (m_rowMinX.size() < size_t(bottom - top)) {
+            m_rowMinX.resize(size_t(bottom - top), INT_MAX);
+            m_rowMaxX.resize(size_t(bottom - top), INT_MIN);
+        }
+    } else {
+        m_cells.clear();
+        m_haveCurrent = false;
+        m_minY = INT_MAX, m_maxY = INT_MIN;
+        m_at = &m_current.c;
+    }
+    for (const Segment& s : m_segments) line(s.x1, s.y1, s.x2, s.y2);
+    m_segments.clear();
     if (m_grid) fillGrid(bits, bytesPerLine, width, height, color, rule, gamma);
     else fillCells(bits, bytesPerLine, width, height, color, rule, gamma);
 }
@@ -373,23 +374,24 @@ void CoverageRasterizer::fill(uchar* bits, qsizetype bytesPerLine, int width, in
 void CoverageRasterizer::fillGrid(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
                                   const GammaTable* gamma)
 {
-    if (qAlpha(color) == 0) return clearGrid();
     const Paint paint(color, rule, gamma);
     const int w = std::min(m_width, width);
-    for (int y = m_minY; y <= m_maxY; ++y) {
-        const int x0 = m_rowMinX[y], x1 = m_rowMaxX[y];
-        if (x1 < 0) continue;
-        m_rowMinX[y] = INT_MAX, m_rowMaxX[y] = -1;
-        Coverage* cells = m_cellsGrid.data() + size_t(y) * size_t(m_stride);
+    for (int y = m_gridTop; y < m_gridBottom; ++y) {
+        const size_t r = size_t(y - m_gridTop);
+        const int x0 = m_rowMinX[r], x1 = m_rowMaxX[r];
+        if (x1 < x0) continue;
+        m_rowMinX[r] = INT_MAX, m_rowMaxX[r] = INT_MIN;
+        Coverage* cells = m_cellsGrid.data() + r * size_t(m_stride);  // column m_gridLeft
         if (y >= height) {
-            std::fill(cells + x0, cells + x1 + 1, Coverage{0, 0});
+            std::fill(cells + (x0 - m_gridLeft), cells + (x1 - m_gridLeft) + 1, Coverage{0, 0});
             continue;
         }
         auto* row = reinterpret_cast<QRgb*>(bits + y * bytesPerLine);
         int cover = 0;
         for (int x = x0; x <= x1; ++x) {
-            const Coverage cell = cells[x];
-            cells[x] = {0, 0};
+            Coverage& at = cells[x - m_gridLeft];
+            const Coverage cell = at;
+            at = {0, 0};
             cover += cell.cover;
             const int area = (cover << (Shift + 1)) - cell.area;
             if (area == 0) continue;
@@ -398,14 +400,13 @@ void CoverageRasterizer::fillGrid(uchar* bits, qsizetype bytesPerLine, int width
         }
         if (cover != 0 && x1 + 1 < w) paint.span(row + x1 + 1, row + w, paint.coverage(cover << (Shift + 1)));
     }
-    m_minY = INT_MAX, m_maxY = INT_MIN;
 }
 
 void CoverageRasterizer::fillCells(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
                                    const GammaTable* gamma)
 {
     flush();
-    if (m_cells.empty() || qAlpha(color) == 0) return;
+    if (m_cells.empty()) return;
     sortRows();
     const Paint paint(color, rule, gamma);
     const int w = std::min(m_width, width);

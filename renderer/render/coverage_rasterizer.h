@@ -10,13 +10,14 @@
 // Usage: reset(), addPolygon() any number of times, fill(). One instance is
 // reused for every shape so its buffers are allocated once.
 //
-// Cells go into a grid the size of the image, summed in place, so that
-// filling reads each row's touched span in order: the many small shapes of
-// a road map (about 30 cells each) spent more time sorting and merging a
-// cell list than walking their edges. An image with more cells than the
-// grid limit keeps the cell list (sorted by row and x before filling).
-// Both give the same pixels.
-
+// Edges are kept until fill(), which then knows the shape's bounding box:
+// cells are summed in place in a grid that size, and each row is filled
+// from its first to its last touched cell. The many small shapes of a road
+// map (about 30 cells each) spent more time sorting and merging a cell list
+// than walking their edges, and a grid the size of the image missed the
+// cache on every shape. A shape whose box has more cells than the grid
+// limit keeps the cell list (sorted by row and x before filling). Both give
+// the same pixels.
 #include "render/polygon_sink.h"
 
 #include <QImage>
@@ -33,8 +34,8 @@ class CoverageRasterizer : public PolygonSink {
 public:
     enum class FillRule { NonZero, EvenOdd };
     using GammaTable = std::array<std::uint8_t, 256>;
-    // 16 MB of grid: a 1448 x 1448 image.
-    static constexpr qsizetype DefaultGridLimit = qsizetype(1) << 21;
+    // 2 MB of grid: a shape covering a 512 x 512 image.
+    static constexpr qsizetype DefaultGridLimit = qsizetype(1) << 18;
 
     explicit CoverageRasterizer(qsizetype gridLimit = DefaultGridLimit) : m_gridLimit(gridLimit) {}
     CoverageRasterizer(const CoverageRasterizer&) = delete;  // m_at points into itself
@@ -45,7 +46,7 @@ public:
     void reset(int width, int height, int top = 0, int bottom = -1);
     // A closed ring in pixel coordinates (pixel (0, 0) covers [0,1) x [0,1)).
     void addPolygon(const QPointF* points, int count) override;
-    bool isEmpty() const { return m_grid ? m_maxY < m_minY : m_cells.empty(); }
+    bool isEmpty() const { return m_segments.empty(); }
 
     // Blends `color` (straight alpha) with the coverage onto `image`, which
     // must be Format_ARGB32_Premultiplied and at least the reset size.
@@ -69,7 +70,12 @@ private:
         int x, y;
         Coverage c;
     };
+    // An edge clipped to the image, in 1/256 pixel fixed point.
+    struct Segment {
+        int x1, y1, x2, y2;
+    };
     void edge(double x1, double y1, double x2, double y2);
+    void addSegment(int x1, int y1, int x2, int y2);
     void line(int x1, int y1, int x2, int y2);
     void hline(int ey, int x1, int fy1, int x2, int fy2);
     void moveTo(int ex, int ey);
@@ -79,19 +85,19 @@ private:
                   const GammaTable* gamma);
     void fillCells(uchar* bits, qsizetype bytesPerLine, int width, int height, QRgb color, FillRule rule,
                    const GammaTable* gamma);
-    void clearGrid();
 
     const qsizetype m_gridLimit;
     int m_width = 0, m_height = 0, m_top = 0, m_bottom = 0;
-    int m_minY = INT_MAX, m_maxY = INT_MIN;
+    std::vector<Segment> m_segments;
+    int m_segMinX = INT_MAX, m_segMaxX = INT_MIN, m_segMinY = INT_MAX, m_segMaxY = INT_MIN;
     // The cell the walk adds to: in the grid, or the list's pending cell.
     Coverage* m_at = &m_current.c;
 
-    // Grid mode (m_grid set): width + 1 columns (edges folded onto the
-    // right border land in column `width`), all zero between fills, and
-    // each row's touched columns.
+    // Grid mode (m_grid set): the cells of rows [m_gridTop, m_gridBottom)
+    // and columns from m_gridLeft, all zero between fills, and each row's
+    // touched columns (absolute x).
     bool m_grid = false;
-    int m_stride = 0;
+    int m_gridLeft = 0, m_gridTop = 0, m_gridBottom = 0, m_stride = 0;
     std::vector<Coverage> m_cellsGrid;
     std::vector<int> m_rowMinX, m_rowMaxX;
     Coverage m_discard{0, 0};  // rows outside the band
@@ -101,6 +107,7 @@ private:
     bool m_haveCurrent = false;
     std::vector<Cell> m_cells, m_sorted;
     std::vector<int> m_rowStart;
+    int m_minY = INT_MAX, m_maxY = INT_MIN;
 };
 
 }  // namespace maptune

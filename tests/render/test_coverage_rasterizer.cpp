@@ -237,7 +237,7 @@ private Q_SLOTS:
 
     void gridAndCellListGiveTheSamePixels()
     {
-        // The grid (images up to the limit) and the sorted cell list (larger
+        // The grid (shapes whose box fits the limit) and the sorted cell list (larger
         // ones) are two ways to the same sums: every pixel must agree, over
         // existing pixels, with both fill rules, a gamma table and shapes
         // reaching past every border.
