@@ -13,7 +13,6 @@
 #include <QBuffer>
 #include <QGuiApplication>
 
-#include "process_cpu.h"
 
 #include <benchmark/benchmark.h>
 #include <png.h>
@@ -143,19 +142,6 @@ void runOurs(benchmark::State& state, const QString& format, const QString& comp
 void BM_Png(benchmark::State& state) { runOurs(state, QStringLiteral("png")); }
 
 
-// With a second core free (a render alone): drawn maps are deflated in two
-// halves at once (lz77_deflate.h). Real time is the latency; process_cpu_ms
-// counts both threads.
-void BM_PngTwoThreads(benchmark::State& state) {
-    const int which = static_cast<int>(state.range(0));
-    if (skipped(state, which)) return;
-    const ImageFormat f = *findImageFormat(MapDef{}, QStringLiteral("png"));
-    size_t bytes = 0;
-    const double before = bench::processCpuMs();
-    for (auto _ : state) bytes = static_cast<size_t>(encodeImage(sample(which), f, true).valueOr(QByteArray()).size());
-    state.counters["process_cpu_ms"] = (bench::processCpuMs() - before) / double(state.iterations());
-    report(state, which, bytes);
-}
 // FORMATOPTION "COMPRESSION=n" (n = second argument): libdeflate level n.
 void BM_PngCompression(benchmark::State& state) {
     runOurs(state, QStringLiteral("png"), QString::number(state.range(1)));
@@ -172,7 +158,6 @@ void BM_Jpeg(benchmark::State& state) { runOurs(state, QStringLiteral("jpeg")); 
 BENCHMARK(BM_MapServerPng) SAMPLES;
 BENCHMARK(BM_QImagePng) SAMPLES;
 BENCHMARK(BM_Png) SAMPLES;
-BENCHMARK(BM_PngTwoThreads) SAMPLES->UseRealTime();
 BENCHMARK(BM_PngCompression)->ArgsProduct({{Photo, MapAntialiased, MapFlat, Canvas}, {1, 4, 5, 6, 9}})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Png8) SAMPLES;

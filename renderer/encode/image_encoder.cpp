@@ -12,7 +12,7 @@
 namespace maptune {
 namespace {
 
-Result<QByteArray> encodeTrueColorPng(const QImage& canvas, const ImageFormat& format, bool twoThreads) {
+Result<QByteArray> encodeTrueColorPng(const QImage& canvas, const ImageFormat& format) {
     const bool rgba = format.rgba && canvas.format() != QImage::Format_RGB32;
     const bool premultiplied = canvas.format() == QImage::Format_ARGB32_Premultiplied;
     PngHeader header;
@@ -27,7 +27,7 @@ Result<QByteArray> encodeTrueColorPng(const QImage& canvas, const ImageFormat& f
         else
             rowToRgb(in, width, out);
     };
-    return writePng(header, rows, PngWriteOptions{format.compressionLevel, twoThreads});
+    return writePng(header, rows, PngWriteOptions{format.compressionLevel});
 }
 
 int paletteBitDepth(qsizetype entries) {
@@ -61,12 +61,12 @@ Result<QByteArray> encodePalettePng(const QImage& canvas, const ImageFormat& for
             out[x / perByte] |= static_cast<uint8_t>(in[x] << shift);
         }
     };
-    return writePng(header, rows, PngWriteOptions{format.compressionLevel, false});
+    return writePng(header, rows, PngWriteOptions{format.compressionLevel});
 }
 
 }  // namespace
 
-Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format, bool twoThreads) {
+Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format) {
     if (image.isNull() || image.width() <= 0 || image.height() <= 0)
         return Error(QStringLiteral("cannot encode an empty image"));
     switch (format.kind) {
@@ -81,7 +81,7 @@ Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format, b
     case ImageFormat::Kind::Png8:
         return encodePalettePng(prepareCanvas(image), format);
     case ImageFormat::Kind::Png:
-        return encodeTrueColorPng(prepareCanvas(image), format, twoThreads);
+        return encodeTrueColorPng(prepareCanvas(image), format);
     case ImageFormat::Kind::Gdal:
         return writeGdalImage(image, format, Georeference{});
     case ImageFormat::Kind::Raw:
@@ -92,7 +92,7 @@ Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format, b
         const ImageFormat& chosen = format.formatFor(image);
         if (chosen.kind == ImageFormat::Kind::Mixed)
             return Error(QStringLiteral("OUTPUTFORMAT '%1': its OPAQUE_FORMAT and TRANSPARENT_FORMAT are not resolved").arg(format.name));
-        return encodeImage(image, chosen, twoThreads);
+        return encodeImage(image, chosen);
     }
     }
     return Error(QStringLiteral("unknown image format kind"));

@@ -24,8 +24,7 @@
 
 namespace maptune {
 
-// The encoded file, or why it could not be encoded. `twoThreads`: a second
-// core is idle and the encoder may use it (PngWriteOptions::twoThreads).
-Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format, bool twoThreads = false);
+// The encoded file, or why it could not be encoded.
+Result<QByteArray> encodeImage(const QImage& image, const ImageFormat& format);
 
 }  // namespace maptune

@@ -1,7 +1,7 @@
 #include "encode/png_writer.h"
 
 #include "encode/huffman_deflate.h"
-#include "encode/lz77_deflate.h"
+#include "encode/isal_deflate.h"
 #include "encode/png_row_filter.h"
 
 #include <libdeflate.h>
@@ -22,9 +22,12 @@ namespace {
 // adaptive filters + Huffman-only take 1.7 ms for 0.65x.
 // Drawn maps unfiltered (see writePng), measured on the bench roads WMS series
 // (200 random 512x512 GetMaps, server CPU per request, mean bytes; MapServer
-// 236 KB): level 1: 29.3 ms 248 KB; 3: 30.2 ms 229 KB; 6: 32.8 ms 222 KB.
-// Level 1 stays within 5% of MapServer's bytes for the least CPU.
-constexpr int kDrawnLevel = 1;
+// 236 KB) through libdeflate: level 1: 29.3 ms 248 KB; 3: 30.2 ms 229 KB;
+// 6: 32.8 ms 222 KB. ISA-L on one bench roads canvas (MapServer's PNG of the
+// same map: 239 KB): libdeflate 1 4.0 ms 257 KB; ISA-L 0 1.35 ms 349 KB,
+// 1 1.45 ms 276 KB, 2 1.52 ms 268 KB, 3 2.71 ms 268 KB. Level 2 stays within
+// 15 % of MapServer's bytes at well under half libdeflate's time.
+constexpr int kDrawnIsalLevel = 2;
 struct Share {
     size_t num, den;
 };
@@ -212,20 +215,20 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
             line[0] = uint8_t(filter);
             filterRow(filter, raw(y), raw(y), stride, bpp, line + 1);
         }
-        if (options.compressionLevel < 0 && options.twoThreads) {
-            // A drawn map, with a core free: two halves at once (see lz77_deflate.h).
-            appendSizedIdat(out, header, Lz77Deflate({s.filtered.data(), filteredSize}, bpp, stride + 1, 2, true));
+        if (options.compressionLevel < 0) {
+            appendIdat(out, header, IsalDeflate::zlibBound(filteredSize), [&](uint8_t* zlib) {
+                return IsalDeflate::zlibCompress({s.filtered.data(), filteredSize}, kDrawnIsalLevel, zlib,
+                                                 IsalDeflate::zlibBound(filteredSize));
+            });
         } else {
-            const int level = options.compressionLevel >= 0 && options.compressionLevel <= 12 ? options.compressionLevel
-                                                                                               : kDrawnLevel;
-            libdeflate_compressor* compressor = s.compressors.get(level);
+            libdeflate_compressor* compressor = s.compressors.get(std::min(options.compressionLevel, 12));
             if (!compressor) return Error(QStringLiteral("PNG: out of memory"));
             const size_t bound = libdeflate_zlib_compress_bound(compressor, filteredSize);
             appendIdat(out, header, bound, [&](uint8_t* zlib) {
                 return libdeflate_zlib_compress(compressor, s.filtered.data(), filteredSize, zlib, bound);
             });
-            if (out.isEmpty()) return Error(QStringLiteral("PNG: compression failed"));
         }
+        if (out.isEmpty()) return Error(QStringLiteral("PNG: compression failed"));
     }
     if (out.capacity() > 2 * out.size()) out.squeeze();
     return out;

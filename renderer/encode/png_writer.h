@@ -1,7 +1,7 @@
 #pragma once
 // A small, fast in-memory PNG writer: our own filtering, then for photos our
-// own Huffman-only deflate (huffman_deflate.h), for drawn maps one libdeflate call
-// (or our own LZ77 on two threads when a core is free, lz77_deflate.h).
+// own Huffman-only deflate (huffman_deflate.h), for drawn maps one ISA-L call
+// (isal_deflate.h), libdeflate for a level the mapfile sets.
 //
 // Why not libspng/libpng: both drive zlib, which is about twice as slow as
 // libdeflate for the same ratio on map images (512x512 flat map: zlib 6 13 ms,
@@ -32,11 +32,8 @@ struct PngHeader {
 struct PngWriteOptions {
     // 0..9 as zlib/MapServer's FORMATOPTION COMPRESSION (libdeflate at that
     // level); -1 chooses per image: Huffman-only coding of adaptively filtered
-    // rows for photos, libdeflate level 1 on unfiltered rows for drawn maps.
+    // rows for photos, ISA-L level 2 on unfiltered rows for drawn maps.
     int compressionLevel = -1;
-    // A second core is idle: a drawn map (at level -1) is compressed in two
-    // halves at once (lz77_deflate.h) instead of by one libdeflate call.
-    bool twoThreads = false;
 };
 
 // Fills `out` with row y's packed, unfiltered bytes (width * bytes per pixel, or

@@ -260,7 +260,7 @@ RenderResult MapRenderer::render(const RenderRequest& req, TraceSink* sink) cons
         Stopwatch encodeClock;
         Result<QByteArray> encoded = written.kind == ImageFormat::Kind::Gdal
             ? writeGdalImage(canvas, written, georeferenceFor(view, map.resolution))
-            : encodeImage(canvas, written, RenderLoad::hasSpareCore());
+            : encodeImage(canvas, written);
         result.trace.encodeMs = encodeClock.elapsedMs();
         if (encoded) result.bytes = std::move(encoded).value();
         else result.error = QStringLiteral("encoding failed: %1").arg(encoded.message());
