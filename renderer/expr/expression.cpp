@@ -153,7 +153,8 @@ bool BoundExpression::matches(const AttributeValues& values) const
     case Type::String:
     case Type::IString:
         if (m_itemIndex < 0) return false;  // "no item index defined"
-        return item.compare(d.text, d.type == Type::IString ? Qt::CaseInsensitive : Qt::CaseSensitive) == 0;
+        // operator== tests the lengths first: most classes fail there.
+        return d.type == Type::String ? item == d.text : item.compare(d.text, Qt::CaseInsensitive) == 0;
     case Type::Regex:
     case Type::IRegex:
         return m_itemIndex >= 0 && !item.isEmpty() && d.regex.match(item).hasMatch();
