@@ -1,8 +1,9 @@
-// WKB decoding and the OGR / inline feature sources.
+// WKB decoding, the OGR / inline feature sources and the readers' value cache.
 
 #include "data/geometry.h"
 #include "data/inline_feature_source.h"
 #include "data/ogr_feature_source.h"
+#include "data/repeated_values.h"
 
 #include <QtTest>
 
@@ -18,6 +19,44 @@ QByteArray hexToBytes(const char* hex) { return QByteArray::fromHex(hex); }
 class TestData : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void repeatedValuesDecodeOncePerRecentValue()
+    {
+        // A repeat gives the decoded string without decoding again; any
+        // different bytes (longer, shorter, one byte off) are decoded.
+        RepeatedValues cache(2);
+        int decodes = 0;
+        auto decode = [&decodes](QByteArrayView raw) { ++decodes; return QString::fromLatin1(raw); };
+        const QList<QByteArray> kinds{"motorway", "trunk", "primary", "motorwax", "motor", "motorway_link", ""};
+        for (int round = 0; round < 20; ++round)
+            for (const QByteArray& k : kinds) QCOMPARE(cache.value(0, k, decode), QString::fromLatin1(k));
+        QCOMPARE(decodes, int(kinds.size()));
+        // Columns keep their own values; a column out of range just decodes.
+        QCOMPARE(cache.value(1, "trunk", decode), QStringLiteral("trunk"));
+        QCOMPARE(cache.value(5, "trunk", decode), QStringLiteral("trunk"));
+        QCOMPARE(decodes, int(kinds.size()) + 2);
+        // Values too long to keep are decoded every time, and right.
+        const QByteArray longValue(100, 'x');
+        QCOMPARE(cache.value(0, longValue, decode), QString::fromLatin1(longValue));
+        QCOMPARE(cache.value(0, longValue, decode), QString::fromLatin1(longValue));
+        QCOMPARE(decodes, int(kinds.size()) + 4);
+    }
+
+    void repeatedValuesGiveUpOnUniqueColumns()
+    {
+        // An id column never repeats: after its trial it is decoded directly,
+        // and still right.
+        RepeatedValues cache(1);
+        int decodes = 0;
+        auto decode = [&decodes](QByteArrayView raw) { ++decodes; return QString::fromLatin1(raw); };
+        for (int id = 0; id < 500; ++id) {
+            const QByteArray raw = QByteArray::number(id);
+            QCOMPARE(cache.value(0, raw, decode), QString::number(id));
+        }
+        QCOMPARE(decodes, 500);
+        for (int round = 0; round < 3; ++round) QCOMPARE(cache.value(0, "7", decode), QStringLiteral("7"));
+        QCOMPARE(decodes, 503);  // no longer kept
+    }
+
     void initTestCase() { GDALAllRegister(); }
 
     void wkbDecoding_data()

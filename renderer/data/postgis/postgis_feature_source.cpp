@@ -4,6 +4,7 @@
 #include "data/postgis/pg_result.h"
 #include "data/postgis/pg_row_stream.h"
 #include "data/postgis/postgis_metadata.h"
+#include "data/repeated_values.h"
 #include "mapfile/processing.h"
 
 #include <libpq-fe.h>
@@ -64,7 +65,9 @@ private:
             for (int i = 0; i < nFields; ++i) {
                 const int n = PQgetlength(r, 0, i);
                 m_trace->bytes += n;
-                f.values[i] = PQgetisnull(r, 0, i) ? QString() : QString::fromUtf8(PQgetvalue(r, 0, i), n);
+                f.values[i] = PQgetisnull(r, 0, i) ? QString()
+                                                   : m_values.value(i, QByteArrayView(PQgetvalue(r, 0, i), n),
+                                                                    [](QByteArrayView raw) { return QString::fromUtf8(raw); });
             }
             f.id = m_hasUid ? uniqueId(PQgetvalue(r, 0, geomCol + 1), PQgetlength(r, 0, geomCol + 1), row) : row;
             return true;
@@ -74,6 +77,7 @@ private:
 
     std::unique_ptr<PgRowStream> m_stream;
     QStringList m_fields;
+    RepeatedValues m_values{int(m_fields.size())};
     bool m_hasUid;
     std::shared_ptr<DbTrace> m_trace;
     QString m_error;

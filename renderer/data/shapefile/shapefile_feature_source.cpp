@@ -1,6 +1,7 @@
 #include "data/shapefile/shapefile_feature_source.h"
 
 #include "data/open_file_cache.h"
+#include "data/repeated_values.h"
 #include "data/shapefile/dbf_file.h"
 #include "data/shapefile/qix_index.h"
 #include "data/shapefile/shp_file.h"
@@ -58,7 +59,8 @@ public:
     ShapefileCursor(std::shared_ptr<ShapefileFiles> files, QStringList names, std::vector<int> fieldIndexes,
                     std::vector<int> ids, bool useIds, QByteArray encoding, const FeatureQuery& q)
         : m_files(std::move(files)), m_names(std::move(names)), m_fieldIndexes(std::move(fieldIndexes)),
-          m_ids(std::move(ids)), m_useIds(useIds), m_encoding(std::move(encoding)), m_query(q)
+          m_ids(std::move(ids)), m_useIds(useIds), m_encoding(std::move(encoding)), m_query(q),
+          m_values(int(m_fieldIndexes.size()))
     {
     }
     const QStringList& fields() const override { return m_names; }
@@ -97,7 +99,10 @@ public:
             for (size_t i = 0; i < m_fieldIndexes.size(); ++i) {
                 const int fi = m_fieldIndexes[i];
                 f.values[qsizetype(i)] =
-                    fi >= 0 && record ? decode(DbfFile::value(record, dbf->fields()[size_t(fi)]), m_encoding) : QString();
+                    fi >= 0 && record
+                        ? m_values.value(int(i), DbfFile::value(record, dbf->fields()[size_t(fi)]),
+                                         [this](QByteArrayView raw) { return decode(raw, m_encoding); })
+                        : QString();
             }
             ++m_count;
             return true;
@@ -112,6 +117,7 @@ private:
     bool m_useIds;
     QByteArray m_encoding;
     FeatureQuery m_query;
+    RepeatedValues m_values;
     size_t m_pos = 0;
     int m_count = 0;
     QString m_error;
