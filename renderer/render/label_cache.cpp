@@ -613,7 +613,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                         ok = false;
                         break;
                     }
-                    pending << Placed{s.footprint, s.ink, c.text, c.anchor, int(g.first)};
+                    pending << Placed{s.footprint, s.ink, c.text, c.anchor, int(g.first), {}};
                     toDraw.append({&c, {}, {}});
                     continue;
                 }
@@ -627,7 +627,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                         const LabelShape& s = *it;
                         if (LayerTrace* t = traceOf(c)) ++t->labelsTried;
                         if (!placement.fits(c, s, pending, forceGroup, g.priority, g.first)) continue;
-                        placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), int(g.first)}});
+                        placement.commit({Placed{s.footprint, s.ink, c.text, s.ink.center(), int(g.first), {}}});
                         toDraw.append({&c, s.glyphs, s.labelPoly});
                     }
                     continue;
@@ -656,7 +656,7 @@ int LabelCache::draw(QImage& canvas, const MapDef& map, QList<LayerTrace>* layer
                     ok = false;
                     break;
                 }
-                pending << Placed{chosen->footprint, chosen->ink, c.text, c.anchor, int(g.first)};
+                pending << Placed{chosen->footprint, chosen->ink, c.text, c.anchor, int(g.first), {}};
                 toDraw.append({&c, chosen->glyphs, chosen->labelPoly});
             }
             if (!ok) continue;
