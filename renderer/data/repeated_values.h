@@ -8,6 +8,7 @@
 #include <QByteArrayView>
 #include <QString>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <vector>

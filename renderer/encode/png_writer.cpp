@@ -216,9 +216,9 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
             filterRow(filter, raw(y), raw(y), stride, bpp, line + 1);
         }
         if (options.compressionLevel < 0) {
-            appendIdat(out, header, IsalDeflate::zlibBound(filteredSize), [&](uint8_t* zlib) {
-                return IsalDeflate::zlibCompress({s.filtered.data(), filteredSize}, kDrawnIsalLevel, zlib,
-                                                 IsalDeflate::zlibBound(filteredSize));
+            const size_t bound = IsalDeflate::zlibBound(filteredSize);
+            appendIdat(out, header, bound, [&](uint8_t* zlib) {
+                return IsalDeflate::zlibCompress({s.filtered.data(), filteredSize}, kDrawnIsalLevel, zlib, bound);
             });
         } else {
             libdeflate_compressor* compressor = s.compressors.get(std::min(options.compressionLevel, 12));

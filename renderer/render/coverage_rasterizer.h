@@ -18,6 +18,7 @@
 // cache on every shape. A shape whose box has more cells than the grid
 // limit keeps the cell list (sorted by row and x before filling). Both give
 // the same pixels.
+
 #include "render/polygon_sink.h"
 
 #include <QImage>
