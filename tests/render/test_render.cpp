@@ -1,79 +1,19 @@
-// MapRenderer on hand-built maps: layer selection, vector styling and draw
-// order, pixel placement, traces. Pixel checks use the centre of shapes so
-// that antialiasing at edges cannot make them flaky.
+// MapRenderer on hand-built maps: layer selection, polygons, classes, scale
+// tokens, opacity, errors, reprojection, traces. Pixel checks use the centre
+// of shapes so that antialiasing at edges cannot make them flaky. Lines:
+// test_render_lines; markers and symbols: test_render_symbols.
 
+#include "render_test_maps.h"
 #include "mapfile/map_loader.h"
 #include "render/engine.h"
-#include "render/map_renderer.h"
 #include "render/render_load.h"
 #include "render/scale_tokens.h"
 
 #include <QtTest>
-
 #include <thread>
 
 using namespace maptune;
-
-namespace {
-
-std::shared_ptr<MapDef> baseMap()
-{
-    auto m = std::make_shared<MapDef>();
-    m->name = "t";
-    m->width = 100;
-    m->height = 100;
-    m->extent = {0.5, 0.5, 99.5, 99.5};  // centre-to-centre: 1 unit per pixel, edges 0..100
-    m->imageColor = Color::rgb(255, 255, 255);
-    return m;
-}
-
-LayerDef polygonLayer(const QString& name, const QString& wkt, Color fill, LayerStatus status = LayerStatus::Default)
-{
-    LayerDef l;
-    l.name = name;
-    l.type = LayerType::Polygon;
-    l.status = status;
-    InlineFeatureDef f;
-    f.wkt = wkt;
-    l.features << f;
-    ClassDef c;
-    StyleDef s;
-    s.color = fill;
-    c.styles << s;
-    l.classes << c;
-    return l;
-}
-
-// A LINE layer "roads" of WKT features with one class of `styles`.
-LayerDef lineLayer(const QStringList& wkts, const QList<StyleDef>& styles)
-{
-    LayerDef l;
-    l.name = "roads";
-    l.type = LayerType::Line;
-    l.status = LayerStatus::Default;
-    for (const QString& wkt : wkts) {
-        InlineFeatureDef f;
-        f.wkt = wkt;
-        l.features << f;
-    }
-    ClassDef c;
-    c.styles = styles;
-    l.classes << c;
-    return l;
-}
-
-// A style of `color` and `width` pixels.
-StyleDef lineStyle(Color color, double width)
-{
-    StyleDef s;
-    s.color = color;
-    s.width = width;
-    return s;
-}
-
-QRgb pixel(const RenderResult& r, int x, int y) { return r.image.pixel(x, y); }
-
-}  // namespace
+using namespace maptune::rendertest;
 
 class TestRender : public QObject {
     Q_OBJECT
@@ -115,6 +55,7 @@ private Q_SLOTS:
 
     // loadOutputFormat: IMAGEMODE RGBA alone is transparent; with TRANSPARENT
     // OFF the image keeps its alpha channel over an opaque IMAGECOLOR.
+
     void rgbaTransparentOffKeepsTheImageColor_data()
     {
         QTest::addColumn<QByteArray>("transparent");
@@ -123,6 +64,7 @@ private Q_SLOTS:
         QTest::newRow("RGBA, TRANSPARENT OFF") << QByteArray("TRANSPARENT OFF") << 255;
         QTest::newRow("RGBA, TRANSPARENT ON") << QByteArray("TRANSPARENT ON") << 0;
     }
+
     void rgbaTransparentOffKeepsTheImageColor()
     {
         QFETCH(QByteArray, transparent);
@@ -150,6 +92,7 @@ private Q_SLOTS:
         QTest::newRow("by group, any case") << QStringList{"GRP"} << true << QStringList{"off", "default"} << false;
         QTest::newRow("unknown name") << QStringList{"nosuch"} << true << QStringList{} << true;
     }
+
     void layerSelectionFollowsMap2img()
     {
         QFETCH(QStringList, layers);
@@ -173,49 +116,6 @@ private Q_SLOTS:
         QCOMPARE(names, drawn);
     }
 
-    void lineStylesDrawInPasses()
-    {
-        // Two crossing roads with a wide black casing and a thin yellow fill:
-        // drawn in passes, the crossing is yellow (no casing over the fill).
-        auto m = baseMap();
-        m->layers << lineLayer({"LINESTRING(0 50, 100 50)", "LINESTRING(50 0, 50 100)"},
-                               {lineStyle(Color::rgb(0, 0, 0), 9), lineStyle(Color::rgb(255, 255, 0), 5)});
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 0));   // the crossing
-        QCOMPARE(pixel(r, 20, 50), qRgb(255, 255, 0));   // fill of the horizontal road
-        QCOMPARE(pixel(r, 20, 46), qRgb(0, 0, 0));       // its casing, 4 px above
-    }
-
-    void linesDrawnInBandsMatchOneThread()
-    {
-        // Enough casing+fill lines for the renderer to split the canvas into
-        // two row bands on two threads when it runs alone; with a second
-        // render counted as running it draws on one thread. Same pixels.
-        auto m = baseMap();
-        QStringList wkts;
-        for (int i = 0; i < 300; ++i) {
-            const double y0 = (i * 37) % 100, y1 = (i * 53) % 100;
-            wkts << QStringLiteral("LINESTRING(-5 %1, 40 %2, 105 %3)").arg(y0).arg((y0 + y1) / 2 + 3).arg(y1);
-        }
-        StyleDef fill = lineStyle(Color::rgb(250, 200, 120), 2.5);
-        fill.pattern = {6, 2};
-        m->layers << lineLayer(wkts, {lineStyle(Color::rgb(90, 30, 30), 4.5), fill});
-        const RenderResult banded = MapRenderer(m).render({});
-        QVERIFY2(banded.ok(), qPrintable(banded.error));
-        RenderResult single;
-        {
-            const RenderLoad::Scope another(RenderLoad::Scope::Kind::Elsewhere);  // as if a second request were rendering
-            single = MapRenderer(m).render({});
-        }
-        QVERIFY2(single.ok(), qPrintable(single.error));
-        QCOMPARE(banded.image, single.image);
-        QVERIFY(banded.image.pixel(50, 50) != qRgb(255, 255, 255) || banded.image.pixel(20, 20) != qRgb(255, 255, 255));
-    }
-
-    // A WMS request holds a scope from its arrival and its render another,
-    // on the worker that adopted it: one request counts once; one on
-    // another thread counts too.
     void renderLoadCountsEachRequestOnce()
     {
         const int before = RenderLoad::active();
@@ -259,62 +159,6 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 41, 50), qRgb(255, 255, 255));
     }
 
-    void hairlineHasExactCoverage()
-    {
-        // A 1 px black line along pixel y 50.0 covers rows 49 and 50 by half
-        // each, as AGG's area-coverage rasteriser draws it.
-        auto m = baseMap();
-        LayerDef l;
-        l.name = "l";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef a;
-        a.wkt = "LINESTRING(10 49.5, 90 49.5)";
-        l.features << a;
-        ClassDef c;
-        StyleDef st;
-        st.color = Color::rgb(0, 0, 0);
-        st.width = 1;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        for (int y : {49, 50}) {
-            const int v = qRed(pixel(r, 50, y));
-            QVERIFY2(v >= 120 && v <= 135, qPrintable(QString("row %1: %2").arg(y).arg(v)));
-        }
-        QCOMPARE(pixel(r, 50, 48), qRgb(255, 255, 255));
-        QCOMPARE(pixel(r, 50, 51), qRgb(255, 255, 255));
-    }
-
-    void dropsVerticesWithinAPixel()
-    {
-        // MapServer's AGG path drops a vertex less than 1 px from the previous
-        // kept one: the dip to pixel y 50.8 vanishes and the line stays on
-        // y 50.0, leaving row 51 untouched.
-        auto m = baseMap();
-        LayerDef l;
-        l.name = "l";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef a;
-        a.wkt = "LINESTRING(10 49.5, 50 49.5, 50.5 48.7, 90 49.5)";
-        l.features << a;
-        ClassDef c;
-        StyleDef st;
-        st.color = Color::rgb(0, 0, 0);
-        st.width = 1;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        QCOMPARE(pixel(r, 50, 51), qRgb(255, 255, 255));
-        QCOMPARE(pixel(r, 49, 51), qRgb(255, 255, 255));
-        QVERIFY(qRed(pixel(r, 50, 50)) < 140);
-    }
-
     void scaleTokensPickValueByScale_data()
     {
         QTest::addColumn<double>("scale");
@@ -326,6 +170,7 @@ private Q_SLOTS:
         QTest::newRow("exactly second") << 25000.0 << "b.shp" << int(ExpressionDef::Type::Regex) << "^x";
         QTest::newRow("above last") << 1e9 << "c.shp" << int(ExpressionDef::Type::None) << "";
     }
+
     void scaleTokensPickValueByScale()
     {
         QFETCH(double, scale);
@@ -365,70 +210,6 @@ private Q_SLOTS:
         QCOMPARE(pixel(r, 75, 25), qRgb(255, 255, 255));   // map (75, 75): ID 2 filtered out
     }
 
-    void circleLayerUsesBoundingBox()
-    {
-        // TYPE CIRCLE: the two points are opposite corners of the bounding box:
-        // centre (40, 40), radius 20 map units = 20 px.
-        auto m = baseMap();
-        LayerDef l = polygonLayer("c", {}, Color::rgb(0, 0, 0));
-        l.type = LayerType::Circle;
-        l.features[0].wkt.clear();
-        l.features[0].parts = {{{20, 20}, {60, 60}}};
-        m->layers << l;
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        // map (40, 40) is pixel (39.5, 59.5), snapped to (40, 60) as MapServer does.
-        QCOMPARE(pixel(r, 40, 60), qRgb(0, 0, 0));
-        QCOMPARE(pixel(r, 55, 60), qRgb(0, 0, 0));          // 15 px east: inside
-        QCOMPARE(pixel(r, 40, 46), qRgb(0, 0, 0));          // 14 px north: inside
-        QCOMPARE(pixel(r, 65, 60), qRgb(255, 255, 255));    // 25 px east: outside
-        QCOMPARE(pixel(r, 56, 44), qRgb(255, 255, 255));    // 22.6 px diagonal: outside
-        QCOMPARE(pixel(r, 21, 77), qRgb(255, 255, 255));    // corner of the bounding square
-    }
-
-    void perpendicularLineOffset_data()
-    {
-        QTest::addColumn<double>("offsetX");
-        QTest::addColumn<double>("offsetY");
-        QTest::addColumn<QList<int>>("inkRows");   // rows around which the line lies
-        QTest::addColumn<QList<int>>("blankRows");
-        // The line runs east along pixel y 50.0. OFFSET x -99: one curve x px
-        // to the right of the direction of travel (south on screen); -999:
-        // two curves at +-x/2; otherwise a plain translation.
-        QTest::newRow("single sided") << 10.0 << -99.0 << QList<int>{59, 60} << QList<int>{49, 50, 40};
-        QTest::newRow("single sided, left") << -10.0 << -99.0 << QList<int>{39, 40} << QList<int>{49, 50, 60};
-        QTest::newRow("double sided") << 20.0 << -999.0 << QList<int>{39, 40, 59, 60} << QList<int>{49, 50};
-        QTest::newRow("translation") << 0.0 << 5.0 << QList<int>{54, 55} << QList<int>{49, 50};
-    }
-    void perpendicularLineOffset()
-    {
-        QFETCH(double, offsetX);
-        QFETCH(double, offsetY);
-        QFETCH(QList<int>, inkRows);
-        QFETCH(QList<int>, blankRows);
-        auto m = baseMap();
-        LayerDef l;
-        l.name = "l";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef a;
-        a.wkt = "LINESTRING(10 49.5, 90 49.5)";
-        l.features << a;
-        ClassDef c;
-        StyleDef st;
-        st.color = Color::rgb(0, 0, 0);
-        st.width = 1;
-        st.offsetX.value = offsetX;
-        st.offsetY.value = offsetY;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        for (int y : inkRows) QVERIFY2(qRed(pixel(r, 50, y)) < 140, qPrintable(QString("row %1").arg(y)));
-        for (int y : blankRows) QCOMPARE(pixel(r, 50, y), qRgb(255, 255, 255));
-    }
-
     void mapAngleRotatesAboutCentre()
     {
         // ANGLE 90 turns the view rectangle counter-clockwise, so the map is
@@ -440,157 +221,6 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(pixel(r, 50, 85), qRgb(255, 0, 0));
         QCOMPARE(pixel(r, 85, 50), qRgb(255, 255, 255));
-    }
-
-    void unfilledEllipseSymbolIsARing()
-    {
-        // An unfilled ELLIPSE symbol of SIZE 8 is a 1 px ring of radius 4
-        // stroked in COLOR; AGG puts a vertex at angle 0, 4 px east.
-        auto m = baseMap();
-        SymbolDef circle;
-        circle.name = "circle";
-        circle.type = SymbolType::Ellipse;
-        circle.points = {{1, 1}};
-        circle.filled = false;
-        m->symbols << circle;
-        LayerDef l;
-        l.name = "pt";
-        l.type = LayerType::Point;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef f;
-        f.wkt = "POINT(51 49)";  // pixel (50.5, 50.5): the centre of pixel (50, 50)
-        l.features << f;
-        ClassDef c;
-        StyleDef st;
-        st.symbolName = "circle";
-        st.size.value = 8;
-        st.color = Color::rgb(0, 0, 0);
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 255));    // hollow
-        QVERIFY(qRed(pixel(r, 54, 50)) < 100);              // the ring, east
-        QVERIFY(qRed(pixel(r, 46, 50)) < 160);              // the ring, west
-        QCOMPARE(pixel(r, 57, 50), qRgb(255, 255, 255));    // outside
-    }
-
-    void negativeGapAlignsMarkersWithLine_data()
-    {
-        QTest::addColumn<double>("gap");
-        QTest::addColumn<bool>("vertical");
-        QTest::newRow("negative: follows the line") << -40.0 << true;
-        QTest::newRow("positive: device x axis") << 40.0 << false;
-    }
-    void negativeGapAlignsMarkersWithLine()
-    {
-        // A 10 x 2 bar symbol every 40 px along a line running north; the first
-        // marker sits gap/2 = 20 px from the start, at pixel (50.5, 69.5).
-        QFETCH(double, gap);
-        QFETCH(bool, vertical);
-        auto m = baseMap();
-        SymbolDef bar;
-        bar.name = "bar";
-        bar.type = SymbolType::Vector;
-        bar.filled = true;
-        bar.points = {{0, 0}, {10, 0}, {10, 2}, {0, 2}, {0, 0}};
-        m->symbols << bar;
-        LayerDef l;
-        l.name = "l";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef f;
-        f.wkt = "LINESTRING(51 10, 51 90)";
-        l.features << f;
-        ClassDef c;
-        StyleDef st;
-        st.symbolName = "bar";
-        st.size.value = 2;
-        st.gap = gap;
-        st.color = Color::rgb(0, 0, 0);
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        const QRgb white = qRgb(255, 255, 255), black = qRgb(0, 0, 0);
-        QCOMPARE(pixel(r, 50, 66), vertical ? black : white);
-        QCOMPARE(pixel(r, 54, 69), vertical ? white : black);
-    }
-
-    void polarOffsetMovesMarker_data()
-    {
-        QTest::addColumn<double>("angle");
-        QTest::addColumn<QPoint>("at");
-        // POLAROFFSET r a: r px in direction a, counter-clockwise from east.
-        QTest::newRow("north") << 90.0 << QPoint(50, 30);
-        QTest::newRow("east") << 0.0 << QPoint(70, 50);
-        QTest::newRow("south-west") << 225.0 << QPoint(36, 64);
-    }
-    void polarOffsetMovesMarker()
-    {
-        QFETCH(double, angle);
-        QFETCH(QPoint, at);
-        auto m = baseMap();
-        SymbolDef dot;
-        dot.name = "dot";
-        dot.type = SymbolType::Ellipse;
-        dot.points = {{1, 1}};
-        dot.filled = true;
-        m->symbols << dot;
-        LayerDef l;
-        l.name = "pt";
-        l.type = LayerType::Point;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef f;
-        f.wkt = "POINT(51 49)";  // centre of pixel (50, 50)
-        l.features << f;
-        ClassDef c;
-        StyleDef st;
-        st.symbolName = "dot";
-        st.size.value = 6;
-        st.color = Color::rgb(255, 0, 0);
-        st.polarOffsetRadius.value = 20;
-        st.polarOffsetAngle.value = angle;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        QCOMPARE(pixel(r, at.x(), at.y()), qRgb(255, 0, 0));
-        QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 255));
-    }
-
-    void reprojectedLineStopsAtDomainEdge()
-    {
-        // An equator line from lon 0 to lon 120 on an orthographic globe: the
-        // far part does not project. As MapServer does, the line ends on the
-        // horizon (lon 90, x = 6378137 m, pixel x 95.06) instead of vanishing
-        // with the vertex beyond it.
-        auto m = baseMap();
-        m->extent = {-6930000, -6930000, 6930000, 6930000};  // 140 km pixels, edges at +-7000 km
-        m->projection.args = QStringList{"+proj=ortho +lon_0=0 +lat_0=0 +datum=WGS84"};
-        LayerDef l;
-        l.name = "eq";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        l.projection.args = QStringList{"+proj=longlat +datum=WGS84"};
-        InlineFeatureDef f;
-        f.wkt = "LINESTRING(0 0, 120 0)";
-        l.features << f;
-        ClassDef c;
-        StyleDef st;
-        st.color = Color::rgb(0, 0, 0);
-        st.width = 2;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
-        const RenderResult r = MapRenderer(m).render({});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        QVERIFY(qRed(pixel(r, 70, 49)) < 100);
-        QVERIFY(qRed(pixel(r, 93, 49)) < 100);
-        QCOMPARE(pixel(r, 98, 49), qRgb(255, 255, 255));
     }
 
     void labelTextDrawsWithoutLabelItem()
