@@ -31,6 +31,9 @@ struct FeatureQuery {
     double cellSize = 0;       // source units per output pixel (sources that sample a raster); 0: unknown
     int maxFeatures = -1;
     bool featureStyle = false; // fill Feature::style (STYLEITEM "AUTO")
+    // Feature::id as the source's key: false when ids only have to be distinct
+    // (a drawn map), which spares a database the key column.
+    bool sourceIds = true;
     CancelToken cancel;
     // The map being drawn, for sources that sample on its pixel grid
     // (UVRASTER): its outer edges in `crs` and its size in pixels.

@@ -343,6 +343,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     const bool squarePixels = std::abs(m_view.cellSizeX() - m_view.cellSizeY()) <= 0.001 * m_view.cellSizeX();
     q.view = FeatureQuery::View{m_view.extent, m_view.width, m_view.height, m_view.crs, !squarePixels && m_view.angle == 0};
     q.featureStyle = autoStyle;
+    q.sourceIds = m_onlyFeatures != nullptr;
     Stopwatch querying;
     auto queried = source->query(q);
     // CONTOUR generates all its lines in the query.

@@ -21,6 +21,7 @@ private Q_SLOTS:
     void buildStatement_data();
     void buildStatement();
     void conditionsAreBound();
+    void keyLeftOutWhenNotWanted();
     void redactsPasswords_data();
     void redactsPasswords();
     void knowsALocalServer_data();
@@ -166,6 +167,18 @@ void TestPostgisStatement::conditionsAreBound()
     QCOMPARE(st->params.mid(4), QStringList({"2004-01-02 00:00:00", "2004-02-01 00:00:00", "2004-02-29 23:59:59", "100"}));
     QCOMPARE(st->float8Params, 4);
     QVERIFY(!st->sql.contains(QLatin1String("2004")));
+}
+
+void TestPostgisStatement::keyLeftOutWhenNotWanted()
+{
+    const auto d = PostgisDataDef::parse(QStringLiteral("geom from roads using unique gid"));
+    QVERIFY2(d, qPrintable(d.message()));
+    PostgisSelectSpec spec{*d, {"name"}, Rect{0, 0, 10, 10}, 4326, {}, -1, {}};
+    spec.uniqueKey = false;
+    const auto st = PostgisStatement::select(spec);
+    QVERIFY2(st, qPrintable(st.message()));
+    QCOMPARE(st->sql, QStringLiteral("SELECT \"name\"::text,ST_AsBinary(\"geom\",'NDR') FROM \"roads\" "
+                                     "WHERE \"geom\" && ST_MakeEnvelope($1,$2,$3,$4,4326)"));
 }
 
 void TestPostgisStatement::redactsPasswords_data()

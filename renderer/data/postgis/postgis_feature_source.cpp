@@ -269,6 +269,7 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
         spec.nativeFilter = m_nativeFilter;
         spec.conditions = m_conditions;
         spec.limit = q.maxFeatures;
+        spec.uniqueKey = q.sourceIds;
         const Result<PostgisStatement> st = PostgisStatement::select(spec);
         if (!st) return failWith(st.message());
         t->sql = st->sql;
@@ -285,7 +286,7 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
         }
         m_traces << t;
         return std::unique_ptr<FeatureCursor>(
-            std::make_unique<PostgisCursor>(std::move(stream), spec.columns, !m_data.uniqueColumn.isEmpty(), t));
+            std::make_unique<PostgisCursor>(std::move(stream), spec.columns, spec.uniqueKey && !m_data.uniqueColumn.isEmpty(), t));
     }
 }
 

@@ -56,7 +56,7 @@ Result<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec)
     select.reserve(spec.columns.size() + 2);
     for (const QString& c : spec.columns) select << quotePgIdentifier(c) + QLatin1String("::text");
     select << QStringLiteral("ST_AsBinary(%1,'NDR')").arg(d.quotedGeometry());
-    if (!d.uniqueColumn.isEmpty()) select << quotePgIdentifier(d.uniqueColumn) + QLatin1String("::text");
+    if (spec.uniqueKey && !d.uniqueColumn.isEmpty()) select << quotePgIdentifier(d.uniqueColumn) + QLatin1String("::text");
 
     PostgisStatement st;
     QString from = d.fromClause();

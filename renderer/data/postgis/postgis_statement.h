@@ -24,6 +24,7 @@ struct PostgisSelectSpec {
     // WMS TIME / dimensions: each an OR of equalities and ranges on its item
     // (a mapfile name), values bound and typed by the column.
     QList<RequestConditionDef> conditions;
+    bool uniqueKey = true;   // select DATA's `using unique` column after the geometry
 };
 
 struct PostgisStatement {
