@@ -31,6 +31,13 @@ void DrawItemQueue::close()
     const std::lock_guard lock(m_mutex);
     m_closed = true;
     m_published.notify_all();
+    m_closedCv.notify_all();
+}
+
+void DrawItemQueue::waitClosed() const
+{
+    std::unique_lock lock(m_mutex);
+    m_closedCv.wait(lock, [&] { return m_closed; });
 }
 
 bool DrawItemQueue::waitFor(qsizetype i) const

@@ -47,6 +47,9 @@ public:
     const DrawItem& operator[](qsizetype i) const { return m_blocks[i / BlockSize][i % BlockSize]; }
     // Consumer: blocks until item i is published (true) or the queue is closed without it (false).
     bool waitFor(qsizetype i) const;
+    // Consumer: blocks until the producer closes the queue, without being
+    // woken for the items published meanwhile.
+    void waitClosed() const;
 
 private:
     static constexpr qsizetype BlockSize = 1024, MaxBlocks = 16384;
@@ -55,6 +58,7 @@ private:
     std::atomic<qsizetype> m_size{0};
     mutable std::mutex m_mutex;
     mutable std::condition_variable m_published;
+    mutable std::condition_variable m_closedCv;
     bool m_closed = false;  // guarded by m_mutex
 };
 

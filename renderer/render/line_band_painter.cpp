@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace maptune {
 
@@ -30,7 +29,7 @@ void LineBandPainter::helperMain()
     const PixelTarget bottom = m_target.band(m_split, m_target.height);
     LinePenCache pens;
     bool split = !m_followReader;
-    if (split) m_items.waitFor(std::numeric_limits<qsizetype>::max());  // until the reader is done
+    if (split) m_items.waitClosed();  // until the reader is done
     for (qsizetype i = 0; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i) {
         if (!split) {
             qsizetype expected = i;
