@@ -143,6 +143,20 @@ Result<BoundExpression> Expression::bind(const QStringList& fields, const QStrin
 
 BoundExpression::BoundExpression() : m_data(std::make_shared<ExpressionData>()) {}
 
+std::optional<int> BoundExpression::soleItem() const
+{
+    switch (m_data->type) {
+    case Type::String:
+    case Type::IString:
+    case Type::Regex:
+    case Type::IRegex:
+    case Type::List:
+        return m_itemIndex;
+    default:
+        return std::nullopt;
+    }
+}
+
 bool BoundExpression::matches(const AttributeValues& values) const
 {
     const ExpressionData& d = *m_data;

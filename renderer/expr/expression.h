@@ -86,6 +86,11 @@ public:
     // read as numbers); *ok false on errors or when the value is not numeric.
     double number(const AttributeValues& values, bool* ok = nullptr) const;
 
+    // The index in values of the one attribute matches() reads (CLASSITEM /
+    // FILTERITEM forms: string, regex, list; -1 when bound without one), or
+    // nullopt when it may read others (logical) or none (not set).
+    std::optional<int> soleItem() const;
+
 private:
     friend class Expression;
     std::shared_ptr<const ExpressionData> m_data;

@@ -116,6 +116,17 @@ Status FeatureClassifier::bind(const QStringList& fields)
         if (cc.text) bc.text = cc.text->bind(fields, {}).toOptional();
         m_classes << bc;
     }
+    m_memoItem = -1;
+    m_memoClass = -2;
+    std::optional<int> item;
+    bool soleItem = true;
+    for (const BoundClass& bc : std::as_const(m_classes)) {
+        if (!bc.expression) continue;
+        const std::optional<int> reads = bc.expression->soleItem();
+        soleItem = soleItem && reads && (!item || *item == *reads);
+        item = reads;
+    }
+    if (soleItem && item && *item >= 0) m_memoItem = *item;
     m_labelItem = -1;
     for (qsizetype i = 0; i < fields.size(); ++i)
         if (fields[i].compare(layer.labelItem, Qt::CaseInsensitive) == 0) m_labelItem = int(i);
@@ -128,6 +139,21 @@ bool FeatureClassifier::passesFilter(const QStringList& values) const
 }
 
 int FeatureClassifier::classify(const QStringList& values, double scaleDenom) const
+{
+    if (m_memoItem < 0 || m_memoItem >= values.size()) return firstMatch(values, scaleDenom);
+    const QString& value = values[m_memoItem];
+    // The same block of shared text (not raw data), which m_memoValue keeps
+    // alive and unchanged: the same value.
+    if (m_memoClass != -2 && value.data_ptr().isSharedWith(m_memoValue.data_ptr()) && value.constData() == m_memoValue.constData()
+        && value.size() == m_memoValue.size() && scaleDenom == m_memoScale)
+        return m_memoClass;
+    m_memoClass = firstMatch(values, scaleDenom);
+    m_memoValue = value;
+    m_memoScale = scaleDenom;
+    return m_memoClass;
+}
+
+int FeatureClassifier::firstMatch(const QStringList& values, double scaleDenom) const
 {
     if (!m_compiled) return -1;
     for (qsizetype i = 0; i < m_classes.size(); ++i) {

@@ -60,10 +60,21 @@ private:
         std::optional<BoundExpression> expression;
         std::optional<BoundExpression> text;
     };
+    int firstMatch(const QStringList& values, double scaleDenom) const;
+
     std::shared_ptr<const LayerExpressions> m_compiled;
     std::optional<BoundExpression> m_filter;
     QList<BoundClass> m_classes;
     int m_labelItem = -1;
+    // When every class EXPRESSION reads the same one attribute (CLASSITEM),
+    // the class of the last value classified: readers hand out a repeated
+    // value as the same shared string, so a road type is classified once
+    // per run of it rather than compared against each class again. -1: not
+    // applicable. classify() is for one thread (the reader's).
+    int m_memoItem = -1;
+    mutable QString m_memoValue;
+    mutable double m_memoScale = 0;
+    mutable int m_memoClass = -2;  // -2: nothing yet
 };
 
 }  // namespace maptune
