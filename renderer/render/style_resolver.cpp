@@ -35,6 +35,15 @@ QPen withPattern(QPen pen, double width, const StyleDef& s, double scale)
     return pen;
 }
 
+// Whether resolveBindings reads any attribute for this style.
+bool bindsAttributes(const StyleDef& s)
+{
+    for (const NumberOrAttr* n : {&s.opacity, &s.width, &s.outlineWidth, &s.size, &s.angle, &s.offsetX, &s.offsetY,
+                                  &s.polarOffsetRadius, &s.polarOffsetAngle})
+        if (n->isBound()) return true;
+    return s.color.isBound() || s.outlineColor.isBound();
+}
+
 }  // namespace
 
 StyleResolver::StyleResolver(const MapDef& map, const LayerDef& layer, const MapView& view, const QStringList& fields)
@@ -43,6 +52,9 @@ StyleResolver::StyleResolver(const MapDef& map, const LayerDef& layer, const Map
     if (layer.symbolScaleDenom > 0 && view.scaleDenom > 0) m_scale = layer.symbolScaleDenom / view.scaleDenom;
     if (view.defResolution > 0) m_scale *= view.resolution / view.defResolution;
     m_scaled = layer.symbolScaleDenom > 0;
+    for (const ClassDef& c : layer.classes)
+        for (const StyleDef& s : c.styles)
+            if (!bindsAttributes(s)) m_unbound.insert(&s, resolveBindings(s, {}));
 }
 
 double StyleResolver::number(const NumberOrAttr& n, const QStringList& values) const
@@ -70,6 +82,17 @@ Color StyleResolver::color(const ColorOrAttr& c, const QStringList& values) cons
 
 ResolvedStyle StyleResolver::resolve(const StyleDef& s, const QStringList& values) const
 {
+    const auto unbound = m_unbound.constFind(&s);
+    ResolvedStyle r = unbound != m_unbound.cend() ? *unbound : resolveBindings(s, values);
+    if (m_highlight) {
+        if (r.color.alpha() > 0) r.color = *m_highlight;
+        else if (r.outline.alpha() > 0) r.outline = *m_highlight;
+    }
+    return r;
+}
+
+ResolvedStyle StyleResolver::resolveBindings(const StyleDef& s, const QStringList& values) const
+{
     ResolvedStyle r;
     r.opacity = std::clamp(number(s.opacity, values), 0.0, 100.0) / 100.0;
     r.color = toQColor(color(s.color, values), r.opacity);
@@ -90,10 +113,6 @@ ResolvedStyle StyleResolver::resolve(const StyleDef& s, const QStringList& value
     // -99 / -999 are flags (perpendicular offsets), not distances.
     const double oy = number(s.offsetY, values);
     r.offsetY = oy == LineOffset::SingleSided || oy == LineOffset::DoubleSided ? oy : oy * f;
-    if (m_highlight) {
-        if (r.color.alpha() > 0) r.color = *m_highlight;
-        else if (r.outline.alpha() > 0) r.outline = *m_highlight;
-    }
     return r;
 }
 

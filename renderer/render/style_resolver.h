@@ -7,6 +7,7 @@
 #include "mapfile/map_def.h"
 
 #include <QColor>
+#include <QHash>
 #include <QPen>
 #include <QStringList>
 
@@ -24,6 +25,7 @@ struct ResolvedStyle {
 
 class StyleResolver {
 public:
+    // `layer` must outlive the resolver, unchanged: its styles are looked up by address.
     StyleResolver(const MapDef& map, const LayerDef& layer, const MapView& view, const QStringList& fields);
 
     double number(const NumberOrAttr& n, const QStringList& values) const;
@@ -42,6 +44,7 @@ public:
     static QPen linePen(const QColor& c, double width, const StyleDef& s, double scale, bool vector = false);
 
 private:
+    ResolvedStyle resolveBindings(const StyleDef& s, const QStringList& values) const;
     const SymbolDef* symbolFor(const StyleDef& s) const;
     static double defaultSize(const SymbolDef* sym);
 
@@ -50,6 +53,9 @@ private:
     double m_scale = 1;
     bool m_scaled = false;
     std::optional<QColor> m_highlight;
+    // The layer's styles that bind no attribute, resolved once: the same
+    // for every feature (most of a road map's thousands per request).
+    QHash<const StyleDef*, ResolvedStyle> m_unbound;
 };
 
 }  // namespace maptune
