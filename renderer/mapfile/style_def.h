@@ -52,6 +52,15 @@ struct StyleDef {
     QString rangeItem;
     QList<ExtraProperty> extras;
     bool operator==(const StyleDef&) const = default;
+
+    // Whether a colour, size, width, angle, offset or opacity comes from an attribute.
+    bool bindsAttributes() const
+    {
+        for (const NumberOrAttr* n : {&opacity, &width, &outlineWidth, &size, &angle, &offsetX, &offsetY,
+                                      &polarOffsetRadius, &polarOffsetAngle})
+            if (n->isBound()) return true;
+        return color.isBound() || outlineColor.isBound() || backgroundColor.isBound();
+    }
 };
 
 }  // namespace maptune

@@ -35,15 +35,6 @@ QPen withPattern(QPen pen, double width, const StyleDef& s, double scale)
     return pen;
 }
 
-// Whether resolveBindings reads any attribute for this style.
-bool bindsAttributes(const StyleDef& s)
-{
-    for (const NumberOrAttr* n : {&s.opacity, &s.width, &s.outlineWidth, &s.size, &s.angle, &s.offsetX, &s.offsetY,
-                                  &s.polarOffsetRadius, &s.polarOffsetAngle})
-        if (n->isBound()) return true;
-    return s.color.isBound() || s.outlineColor.isBound();
-}
-
 }  // namespace
 
 StyleResolver::StyleResolver(const MapDef& map, const LayerDef& layer, const MapView& view, const QStringList& fields)
@@ -54,7 +45,7 @@ StyleResolver::StyleResolver(const MapDef& map, const LayerDef& layer, const Map
     m_scaled = layer.symbolScaleDenom > 0;
     for (const ClassDef& c : layer.classes)
         for (const StyleDef& s : c.styles)
-            if (!bindsAttributes(s)) m_unbound.insert(&s, resolveBindings(s, {}));
+            if (!s.bindsAttributes()) m_unbound.insert(&s, resolveBindings(s, {}));
 }
 
 double StyleResolver::number(const NumberOrAttr& n, const QStringList& values) const

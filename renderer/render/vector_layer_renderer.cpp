@@ -35,6 +35,21 @@ namespace maptune {
 
 namespace {
 
+// Whether anything after classification reads a feature's attribute values:
+// a LABEL, a STYLE bound to an attribute, a STYLE GEOMTRANSFORM expression.
+bool drawingReadsValues(const LayerDef& layer, const LayerVariant& variant)
+{
+    for (const ClassDef& c : layer.classes) {
+        if (!c.labels.isEmpty()) return true;
+        for (const StyleDef& s : c.styles)
+            if (s.bindsAttributes()) return true;
+    }
+    for (const auto& styles : variant.styleTransforms)
+        for (const StyleGeomTransform& t : styles)
+            if (t.expression) return true;
+    return false;
+}
+
 // Map to pixel coordinates. Unrotated, MapServer maps coordinates onto pixel
 // centres (the centre-to-centre extent), so x = 0 is the first pixel's
 // centre. With map ANGLE it draws through the inverse of the rotated
@@ -380,6 +395,8 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     // LAYER GEOMTRANSFORM: where its attributes are among the fields.
     const QList<int> transformColumns = m_variant.geomTransform ? m_variant.geomTransform->columnsIn(cursor->fields()) : QList<int>();
 
+    // Items without values leave the reader's row unshared: no copy per feature.
+    const bool keepValues = autoStyle || drawingReadsValues(m_layer, m_variant);
     Feature f;
     while (cursor->next(f)) {
         if (m_onlyFeatures && !m_onlyFeatures->contains(f.id)) continue;
@@ -397,7 +414,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         }
         DrawItem item = toPixels(f.geometry, pixels);
         item.cls = cls;
-        item.values = f.values;
+        if (keepValues) item.values = f.values;
         item.text = f.text;
         if (autoStyle) {
             auto& own = autoStyles[f.style];
