@@ -56,6 +56,47 @@ private Q_SLOTS:
         QVERIFY(banded.image.pixel(50, 50) != qRgb(255, 255, 255) || banded.image.pixel(20, 20) != qRgb(255, 255, 255));
     }
 
+    void boundStylesReadEachFeaturesValues()
+    {
+        // STYLE COLOR [tint] WIDTH [w]: each line in its own colour and width,
+        // in bands on two threads and on one; a plain style beside them.
+        auto m = baseMap();
+        LayerDef l;
+        l.name = "bound";
+        l.type = LayerType::Line;
+        l.status = LayerStatus::Default;
+        l.processing = {"ITEMS=tint,w"};
+        const QStringList rows{"255 0 0;3", "0 0 255;7", "0 160 0;3"};
+        for (int i = 0; i < rows.size(); ++i) {
+            InlineFeatureDef f;
+            f.wkt = QStringLiteral("LINESTRING(0 %1, 100 %1)").arg(20 + 30 * i);
+            f.items = rows[i];
+            l.features << f;
+        }
+        ClassDef c;
+        StyleDef bound;
+        bound.color.attribute = QStringLiteral("tint");
+        bound.width.attribute = QStringLiteral("w");
+        c.styles << bound;
+        l.classes << c;
+        m->layers << l;
+        const RenderResult banded = MapRenderer(m).render({});
+        QVERIFY2(banded.ok(), qPrintable(banded.error));
+        // Rows from the top: the lines' centres at 79.5, 49.5 and 19.5.
+        QCOMPARE(pixel(banded, 50, 80), qRgb(255, 0, 0));
+        QCOMPARE(pixel(banded, 50, 50), qRgb(0, 0, 255));
+        QCOMPARE(pixel(banded, 50, 46), qRgb(0, 0, 255));        // 7 px wide: rows 46..52
+        QCOMPARE(pixel(banded, 50, 20), qRgb(0, 160, 0));
+        QCOMPARE(pixel(banded, 50, 17), qRgb(255, 255, 255));    // 3 px wide: rows 18..20
+        RenderResult single;
+        {
+            const RenderLoad::Scope another(RenderLoad::Scope::Kind::Elsewhere);
+            single = MapRenderer(m).render({});
+        }
+        QVERIFY2(single.ok(), qPrintable(single.error));
+        QCOMPARE(single.image, banded.image);
+    }
+
     // A WMS request holds a scope from its arrival and its render another,
     // on the worker that adopted it: one request counts once; one on
     // another thread counts too.
