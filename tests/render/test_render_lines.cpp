@@ -59,26 +59,15 @@ private Q_SLOTS:
     void boundStylesReadEachFeaturesValues()
     {
         // STYLE COLOR [tint] WIDTH [w]: each line in its own colour and width,
-        // in bands on two threads and on one; a plain style beside them.
+        // in bands on two threads and on one.
         auto m = baseMap();
-        LayerDef l;
-        l.name = "bound";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        l.processing = {"ITEMS=tint,w"};
-        const QStringList rows{"255 0 0;3", "0 0 255;7", "0 160 0;3"};
-        for (int i = 0; i < rows.size(); ++i) {
-            InlineFeatureDef f;
-            f.wkt = QStringLiteral("LINESTRING(0 %1, 100 %1)").arg(20 + 30 * i);
-            f.items = rows[i];
-            l.features << f;
-        }
-        ClassDef c;
         StyleDef bound;
         bound.color.attribute = QStringLiteral("tint");
         bound.width.attribute = QStringLiteral("w");
-        c.styles << bound;
-        l.classes << c;
+        LayerDef l = lineLayer({"LINESTRING(0 20, 100 20)", "LINESTRING(0 50, 100 50)", "LINESTRING(0 80, 100 80)"}, {bound});
+        l.processing = {"ITEMS=tint,w"};
+        const QStringList rows{"255 0 0;3", "0 0 255;7", "0 160 0;3"};
+        for (int i = 0; i < rows.size(); ++i) l.features[i].items = rows[i];
         m->layers << l;
         const RenderResult banded = MapRenderer(m).render({});
         QVERIFY2(banded.ok(), qPrintable(banded.error));
