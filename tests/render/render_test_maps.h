@@ -37,12 +37,12 @@ inline LayerDef polygonLayer(const QString& name, const QString& wkt, Color fill
     return l;
 }
 
-// A LINE layer "roads" of WKT features with one class of `styles`.
-inline LayerDef lineLayer(const QStringList& wkts, const QList<StyleDef>& styles)
+// A layer "roads" of `type` with WKT features and one class of `styles`.
+inline LayerDef featureLayer(LayerType type, const QStringList& wkts, const QList<StyleDef>& styles)
 {
     LayerDef l;
     l.name = "roads";
-    l.type = LayerType::Line;
+    l.type = type;
     l.status = LayerStatus::Default;
     for (const QString& wkt : wkts) {
         InlineFeatureDef f;
@@ -55,6 +55,11 @@ inline LayerDef lineLayer(const QStringList& wkts, const QList<StyleDef>& styles
     return l;
 }
 
+inline LayerDef lineLayer(const QStringList& wkts, const QList<StyleDef>& styles)
+{
+    return featureLayer(LayerType::Line, wkts, styles);
+}
+
 // A style of `color` and `width` pixels.
 inline StyleDef lineStyle(Color color, double width)
 {
@@ -62,6 +67,27 @@ inline StyleDef lineStyle(Color color, double width)
     s.color = color;
     s.width = width;
     return s;
+}
+
+// A style drawing symbol `name` at `size` pixels in `color`.
+inline StyleDef symbolStyle(const QString& name, double size, Color color)
+{
+    StyleDef s;
+    s.symbolName = name;
+    s.size.value = size;
+    s.color = color;
+    return s;
+}
+
+// An ELLIPSE symbol `name` (a circle as wide as the style's SIZE).
+inline SymbolDef ellipseSymbol(const QString& name, bool filled)
+{
+    SymbolDef sym;
+    sym.name = name;
+    sym.type = SymbolType::Ellipse;
+    sym.points = {{1, 1}};
+    sym.filled = filled;
+    return sym;
 }
 
 inline QRgb pixel(const RenderResult& r, int x, int y) { return r.image.pixel(x, y); }

@@ -95,20 +95,7 @@ private Q_SLOTS:
         // A 1 px black line along pixel y 50.0 covers rows 49 and 50 by half
         // each, as AGG's area-coverage rasteriser draws it.
         auto m = baseMap();
-        LayerDef l;
-        l.name = "l";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef a;
-        a.wkt = "LINESTRING(10 49.5, 90 49.5)";
-        l.features << a;
-        ClassDef c;
-        StyleDef st;
-        st.color = Color::rgb(0, 0, 0);
-        st.width = 1;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
+        m->layers << lineLayer({"LINESTRING(10 49.5, 90 49.5)"}, {lineStyle(Color::rgb(0, 0, 0), 1)});
         const RenderResult r = MapRenderer(m).render({});
         QVERIFY2(r.ok(), qPrintable(r.error));
         for (int y : {49, 50}) {
@@ -125,20 +112,7 @@ private Q_SLOTS:
         // kept one: the dip to pixel y 50.8 vanishes and the line stays on
         // y 50.0, leaving row 51 untouched.
         auto m = baseMap();
-        LayerDef l;
-        l.name = "l";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef a;
-        a.wkt = "LINESTRING(10 49.5, 50 49.5, 50.5 48.7, 90 49.5)";
-        l.features << a;
-        ClassDef c;
-        StyleDef st;
-        st.color = Color::rgb(0, 0, 0);
-        st.width = 1;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
+        m->layers << lineLayer({"LINESTRING(10 49.5, 50 49.5, 50.5 48.7, 90 49.5)"}, {lineStyle(Color::rgb(0, 0, 0), 1)});
         const RenderResult r = MapRenderer(m).render({});
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(pixel(r, 50, 51), qRgb(255, 255, 255));
@@ -168,22 +142,10 @@ private Q_SLOTS:
         QFETCH(QList<int>, inkRows);
         QFETCH(QList<int>, blankRows);
         auto m = baseMap();
-        LayerDef l;
-        l.name = "l";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef a;
-        a.wkt = "LINESTRING(10 49.5, 90 49.5)";
-        l.features << a;
-        ClassDef c;
-        StyleDef st;
-        st.color = Color::rgb(0, 0, 0);
-        st.width = 1;
+        StyleDef st = lineStyle(Color::rgb(0, 0, 0), 1);
         st.offsetX.value = offsetX;
         st.offsetY.value = offsetY;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
+        m->layers << lineLayer({"LINESTRING(10 49.5, 90 49.5)"}, {st});
         const RenderResult r = MapRenderer(m).render({});
         QVERIFY2(r.ok(), qPrintable(r.error));
         for (int y : inkRows) QVERIFY2(qRed(pixel(r, 50, y)) < 140, qPrintable(QString("row %1").arg(y)));
@@ -199,20 +161,8 @@ private Q_SLOTS:
         auto m = baseMap();
         m->extent = {-6930000, -6930000, 6930000, 6930000};  // 140 km pixels, edges at +-7000 km
         m->projection.args = QStringList{"+proj=ortho +lon_0=0 +lat_0=0 +datum=WGS84"};
-        LayerDef l;
-        l.name = "eq";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
+        LayerDef l = lineLayer({"LINESTRING(0 0, 120 0)"}, {lineStyle(Color::rgb(0, 0, 0), 2)});
         l.projection.args = QStringList{"+proj=longlat +datum=WGS84"};
-        InlineFeatureDef f;
-        f.wkt = "LINESTRING(0 0, 120 0)";
-        l.features << f;
-        ClassDef c;
-        StyleDef st;
-        st.color = Color::rgb(0, 0, 0);
-        st.width = 2;
-        c.styles << st;
-        l.classes << c;
         m->layers << l;
         const RenderResult r = MapRenderer(m).render({});
         QVERIFY2(r.ok(), qPrintable(r.error));

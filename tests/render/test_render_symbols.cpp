@@ -40,27 +40,9 @@ private Q_SLOTS:
         // An unfilled ELLIPSE symbol of SIZE 8 is a 1 px ring of radius 4
         // stroked in COLOR; AGG puts a vertex at angle 0, 4 px east.
         auto m = baseMap();
-        SymbolDef circle;
-        circle.name = "circle";
-        circle.type = SymbolType::Ellipse;
-        circle.points = {{1, 1}};
-        circle.filled = false;
-        m->symbols << circle;
-        LayerDef l;
-        l.name = "pt";
-        l.type = LayerType::Point;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef f;
-        f.wkt = "POINT(51 49)";  // pixel (50.5, 50.5): the centre of pixel (50, 50)
-        l.features << f;
-        ClassDef c;
-        StyleDef st;
-        st.symbolName = "circle";
-        st.size.value = 8;
-        st.color = Color::rgb(0, 0, 0);
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
+        m->symbols << ellipseSymbol("circle", false);
+        // Pixel (50.5, 50.5): the centre of pixel (50, 50).
+        m->layers << featureLayer(LayerType::Point, {"POINT(51 49)"}, {symbolStyle("circle", 8, Color::rgb(0, 0, 0))});
         const RenderResult r = MapRenderer(m).render({});
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(pixel(r, 50, 50), qRgb(255, 255, 255));    // hollow
@@ -90,22 +72,9 @@ private Q_SLOTS:
         bar.filled = true;
         bar.points = {{0, 0}, {10, 0}, {10, 2}, {0, 2}, {0, 0}};
         m->symbols << bar;
-        LayerDef l;
-        l.name = "l";
-        l.type = LayerType::Line;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef f;
-        f.wkt = "LINESTRING(51 10, 51 90)";
-        l.features << f;
-        ClassDef c;
-        StyleDef st;
-        st.symbolName = "bar";
-        st.size.value = 2;
+        StyleDef st = symbolStyle("bar", 2, Color::rgb(0, 0, 0));
         st.gap = gap;
-        st.color = Color::rgb(0, 0, 0);
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
+        m->layers << lineLayer({"LINESTRING(51 10, 51 90)"}, {st});
         const RenderResult r = MapRenderer(m).render({});
         QVERIFY2(r.ok(), qPrintable(r.error));
         const QRgb white = qRgb(255, 255, 255), black = qRgb(0, 0, 0);
@@ -128,29 +97,11 @@ private Q_SLOTS:
         QFETCH(double, angle);
         QFETCH(QPoint, at);
         auto m = baseMap();
-        SymbolDef dot;
-        dot.name = "dot";
-        dot.type = SymbolType::Ellipse;
-        dot.points = {{1, 1}};
-        dot.filled = true;
-        m->symbols << dot;
-        LayerDef l;
-        l.name = "pt";
-        l.type = LayerType::Point;
-        l.status = LayerStatus::Default;
-        InlineFeatureDef f;
-        f.wkt = "POINT(51 49)";  // centre of pixel (50, 50)
-        l.features << f;
-        ClassDef c;
-        StyleDef st;
-        st.symbolName = "dot";
-        st.size.value = 6;
-        st.color = Color::rgb(255, 0, 0);
+        m->symbols << ellipseSymbol("dot", true);
+        StyleDef st = symbolStyle("dot", 6, Color::rgb(255, 0, 0));
         st.polarOffsetRadius.value = 20;
         st.polarOffsetAngle.value = angle;
-        c.styles << st;
-        l.classes << c;
-        m->layers << l;
+        m->layers << featureLayer(LayerType::Point, {"POINT(51 49)"}, {st});  // centre of pixel (50, 50)
         const RenderResult r = MapRenderer(m).render({});
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(pixel(r, at.x(), at.y()), qRgb(255, 0, 0));
