@@ -11,6 +11,7 @@
 
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -46,6 +47,11 @@ struct FeatureQuery {
         bool edgesAreExtent = false;
     };
     std::optional<View> view;
+    // Work for the reading thread while the source waits for its server
+    // (drawing the features already read), called in small steps: true when
+    // it did some, false when it has nothing to do. Sources that never wait
+    // ignore it.
+    std::function<bool()> whileWaiting;
 };
 
 class FeatureCursor {
@@ -73,6 +79,9 @@ public:
     // Whether the features come from a server process on this machine (a
     // local PostgreSQL): reading then needs that process's CPU as well.
     virtual bool servedOnThisMachine() const { return false; }
+    // Whether reading waits for a server's rows (a database), during which
+    // FeatureQuery::whileWaiting gets the thread.
+    virtual bool readsFromServer() const { return false; }
 };
 
 }  // namespace maptune

@@ -8,11 +8,15 @@
 namespace maptune {
 
 LineBandPainter::LineBandPainter(QImage& canvas, const LayerDef& layer, const StyleResolver& resolver, double scale,
-                                 DrawItemQueue& items, const CancelToken& cancel, bool followReader)
-    : m_followReader(followReader), m_layer(layer), m_resolver(resolver), m_scale(scale), m_items(items), m_cancel(cancel),
+                                 DrawItemQueue& items, const CancelToken& cancel, Helper helper)
+    : m_helperMode(helper), m_layer(layer), m_resolver(resolver), m_scale(scale), m_items(items), m_cancel(cancel),
       m_target(PixelTarget::whole(canvas))
 {
     for (const ClassDef& c : layer.classes) m_passes = std::max(m_passes, int(c.styles.size()));
+    if (helper == Helper::None) {
+        m_split = m_target.height;
+        return;
+    }
     m_split = m_target.height / 2;
     m_helper = std::thread([this] { helperMain(); });
 }
@@ -28,9 +32,13 @@ void LineBandPainter::helperMain()
     // The first pass whole while the reader runs, then the bottom band.
     const PixelTarget bottom = m_target.band(m_split, m_target.height);
     LinePenCache pens;
-    bool split = !m_followReader;
-    if (split) m_items.waitClosed();  // until the reader is done
-    for (qsizetype i = 0; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i) {
+    bool split = m_helperMode != Helper::FollowsReader;
+    qsizetype i = 0;
+    if (split) {
+        m_items.waitClosed();  // until the reader is done
+        i = m_wholeDone.load(std::memory_order_acquire);  // the reader drew these whole while it waited
+    }
+    for (; m_passes > 0 && !m_cancel.isCancelled() && m_items.waitFor(i); ++i) {
         if (!split) {
             qsizetype expected = i;
             if (m_wholeClaim.compare_exchange_strong(expected, i + 1)) {
@@ -46,6 +54,23 @@ void LineBandPainter::helperMain()
     for (int pass = 1; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, bottom, 0, pens);
 }
 
+bool LineBandPainter::drawWhileWaiting()
+{
+    // A few microseconds of drawing between two looks at the socket: a row
+    // that arrives meanwhile waits at most that long.
+    constexpr int Batch = 4;
+    if (m_helperMode == Helper::FollowsReader || m_passes == 0) return false;
+    const qsizetype published = m_items.size();
+    qsizetype i = m_wholeClaim.load(std::memory_order_relaxed);
+    if (i == Split || i >= published) return false;
+    const qsizetype end = std::min(published, i + Batch);
+    for (; i < end; ++i) drawItem(m_items[i], 0, m_target, m_readerPens);
+    // This thread is the only one claiming: no helper draws whole here.
+    m_wholeClaim.store(end, std::memory_order_relaxed);
+    m_wholeDone.store(end, std::memory_order_release);
+    return true;
+}
+
 void LineBandPainter::finish()
 {
     m_items.close();
@@ -57,9 +82,9 @@ void LineBandPainter::finish()
          done = m_wholeDone.load(std::memory_order_acquire))
         m_wholeDone.wait(done);
     const PixelTarget top = m_target.band(0, m_split);
-    LinePenCache pens;
+    LinePenCache& pens = m_readerPens;
     for (int pass = 0; pass < m_passes && !m_cancel.isCancelled(); ++pass) drawPass(pass, top, pass == 0 ? first : 0, pens);
-    m_helper.join();
+    if (m_helper.joinable()) m_helper.join();
 }
 
 void LineBandPainter::drawPass(int pass, const PixelTarget& target, qsizetype from, LinePenCache& pens)

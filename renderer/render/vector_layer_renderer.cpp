@@ -359,6 +359,16 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     q.view = FeatureQuery::View{m_view.extent, m_view.width, m_view.height, m_view.crs, !squarePixels && m_view.angle == 0};
     q.featureStyle = autoStyle;
     q.sourceIds = m_onlyFeatures != nullptr;
+    // Drawing done while the source waited for its server: drawing time, not reading.
+    LineBandPainter* drawsWhileWaiting = nullptr;
+    double drawnWhileReadingMs = 0;
+    q.whileWaiting = [&drawsWhileWaiting, &drawnWhileReadingMs] {
+        if (!drawsWhileWaiting) return false;
+        Stopwatch drawing;
+        const bool drew = drawsWhileWaiting->drawWhileWaiting();
+        drawnWhileReadingMs += drawing.elapsedMs();
+        return drew;
+    };
     Stopwatch querying;
     auto queried = source->query(q);
     // CONTOUR generates all its lines in the query.
@@ -385,12 +395,20 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     // they are read; a local PostgreSQL's rows come from a server process
     // that needs that core until the last row is sent (a helper drawing then
     // slowed the query more than it gained: 4805 vs 5628 req/min at c=1).
+    // A database's reader draws the first pass itself while rows are on
+    // their way, on one thread or two.
     DrawItemQueue items;
     std::optional<LineBandPainter> bands;
     if (!autoStyle && canvas.format() == QImage::Format_ARGB32_Premultiplied && !VectorSurface::boundTo(canvas)
-        && StrokePainter::drawsLayerDirectly(m_layer) && RenderLoad::hasSpareCore())
-        bands.emplace(canvas, m_layer, resolver, scale, items, cancel,
-                      !source->servedOnThisMachine());
+        && StrokePainter::drawsLayerDirectly(m_layer)) {
+        using Helper = LineBandPainter::Helper;
+        if (RenderLoad::hasSpareCore())
+            bands.emplace(canvas, m_layer, resolver, scale, items, cancel,
+                          source->servedOnThisMachine() ? Helper::AfterReader : Helper::FollowsReader);
+        else if (source->readsFromServer())
+            bands.emplace(canvas, m_layer, resolver, scale, items, cancel, Helper::None);
+        if (bands) drawsWhileWaiting = &*bands;
+    }
 
     // LAYER GEOMTRANSFORM: where its attributes are among the fields.
     const QList<int> transformColumns = m_variant.geomTransform ? m_variant.geomTransform->columnsIn(cursor->fields()) : QList<int>();
@@ -428,14 +446,14 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     trace.db = source->takeDbTraces();
     if (!cursor->error().isEmpty()) return fail(QStringLiteral("layer '%1': %2").arg(m_layer.name, cursor->error()));
     items.close();
-    trace.readMs = clock.restartMs() - trace.computeMs;
+    trace.readMs = clock.restartMs() - trace.computeMs - drawnWhileReadingMs;
 
     if (bands) {
         bands->finish();
     } else {
         drawItems(canvas, items, resolver, cursor->fields(), scale, cancel);
     }
-    trace.drawMs = clock.restartMs();
+    trace.drawMs = clock.restartMs() + drawnWhileReadingMs;
 
     // A TrueType FONT the FONTSET lacks, or whose file does not load, fails
     // the map once a feature would carry the label (msGetFontFace).

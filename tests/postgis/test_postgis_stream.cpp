@@ -7,6 +7,8 @@
 #include "data/postgis/pg_result.h"
 #include "postgis_test_support.h"
 
+#include <QElapsedTimer>
+#include <QThread>
 #include <QtTest>
 
 using namespace maptune;
@@ -88,6 +90,7 @@ private Q_SLOTS:
     void errorPartWayIsReportedAndLeavesTheConnectionUsable();
     void deallocatedStatementIsPreparedAgain();
     void unpooledConnectionsRunUnprepared();
+    void readerWorksWhileTheNextRowIsOnItsWay();
 
 private:
     PGconn* m_admin = nullptr;
@@ -210,6 +213,43 @@ void TestPostgisStream::unpooledConnectionsRunUnprepared()
     QVERIFY(!r.traces.last().prepared);
     QVERIFY(r.features.size() > 0);
     QCOMPARE(testEngine().pgPool().stats(l.connection).open, 0);
+}
+
+// While the server has not sent the next row, the reading thread does the
+// query's whileWaiting work (a renderer draws the features already read);
+// that time is not the rows' fetch time.
+void TestPostgisStream::readerWorksWhileTheNextRowIsOnItsWay()
+{
+    const LayerDef l = pgLayer(kSlowLastRow.arg(0.3), {}, QStringLiteral("stream_work"));
+    const std::unique_ptr<FeatureSource> source = openSource(l);
+    QVERIFY(source);
+    QVERIFY(source->readsFromServer());
+    int calls = 0, worked = 0;
+    FeatureQuery q;
+    q.bbox = kAll;
+    q.attributes = {QStringLiteral("pad")};
+    q.whileWaiting = [&] {
+        ++calls;
+        if (worked == 5) return false;
+        ++worked;
+        QThread::msleep(40);
+        return true;
+    };
+    QElapsedTimer reading;
+    reading.start();
+    auto cursor = source->query(q);
+    QVERIFY2(cursor, qPrintable(cursor.message()));
+    int rows = 0;
+    Feature f;
+    while ((*cursor)->next(f)) ++rows;
+    const double elapsedMs = reading.nsecsElapsed() / 1e6;
+    QCOMPARE((*cursor)->error(), QString());
+    QCOMPARE(rows, 400);
+    QCOMPARE(worked, 5);       // 200 ms of work inside the 300 ms the last row took
+    QVERIFY(calls > worked);   // then nothing to do: it slept until the row came
+    const DbTrace trace = source->takeDbTraces().last();
+    QVERIFY2(trace.fetchMs <= elapsedMs - 200, qPrintable(QStringLiteral("fetch %1 ms of %2").arg(trace.fetchMs).arg(elapsedMs)));
+    QVERIFY2(trace.fetchMs > 30, qPrintable(QStringLiteral("fetch %1 ms").arg(trace.fetchMs)));  // the rest of the wait
 }
 
 QTEST_MAIN(TestPostgisStream)

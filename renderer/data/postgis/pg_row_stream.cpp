@@ -108,7 +108,7 @@ const PGresult* PgRowStream::nextRow()
 // The next row's result; null at the end or on an error.
 PGresult* PgRowStream::readRow()
 {
-    if (!waitForResult()) {
+    if (!waitForResult(QDeadlineTimer(QDeadlineTimer::Forever), true)) {
         fail(nullptr);
         finish();
         return nullptr;
@@ -128,16 +128,24 @@ PGresult* PgRowStream::readRow()
 
 // Reads from the socket until a result is ready, sending the server a cancel
 // once the token is cancelled; false when the connection broke or the
-// deadline passed.
-bool PgRowStream::waitForResult(const QDeadlineTimer& deadline)
+// deadline passed. With `work`, the whileWaiting work runs before each sleep.
+bool PgRowStream::waitForResult(const QDeadlineTimer& deadline, bool work)
 {
     PGconn* conn = m_lease.conn();
+    work = work && m_whileWaiting;
     while (PQisBusy(conn)) {
         if (!m_cancelSent && m_cancel.isCancelled()) {
             m_cancelSent = true;
             cancelOnServer(conn);
         }
         if (deadline.hasExpired()) return false;
+        if (work) {
+            // What has arrived first (never blocks: libpq's socket is
+            // non-blocking), so that work never delays a row already here.
+            if (!PQconsumeInput(conn)) return false;
+            if (!PQisBusy(conn)) break;
+            if (m_whileWaiting()) continue;
+        }
         pollfd fd{PQsocket(conn), POLLIN, 0};
         const int waitMs = deadline.isForever() ? 50 : int(std::min<qint64>(50, deadline.remainingTime()));
         if (::poll(&fd, 1, waitMs) < 0 && errno != EINTR) return false;

@@ -17,6 +17,8 @@
 
 #include <QDeadlineTimer>
 
+#include <functional>
+
 typedef struct pg_result PGresult;
 
 namespace maptune {
@@ -34,6 +36,11 @@ public:
     // The next row, valid until the next call; null at the end of the rows,
     // on an error (error()) and once the token is cancelled.
     const PGresult* nextRow();
+    // Called in nextRow() instead of sleeping while the next row is still on
+    // its way (FeatureQuery::whileWaiting); each call that did some work is
+    // followed by a read of what arrived meanwhile. Never called from the
+    // destructor.
+    void setWhileWaiting(std::function<bool()> work) { m_whileWaiting = std::move(work); }
 
     const QString& error() const { return m_error; }
     // A retry on a fresh connection may succeed: this one died, or the
@@ -44,7 +51,7 @@ public:
     PgLease& lease() { return m_lease; }
 
 private:
-    bool waitForResult(const QDeadlineTimer& deadline = QDeadlineTimer(QDeadlineTimer::Forever));
+    bool waitForResult(const QDeadlineTimer& deadline = QDeadlineTimer(QDeadlineTimer::Forever), bool work = false);
     PGresult* readRow();
     void drain(const QDeadlineTimer& deadline = QDeadlineTimer(QDeadlineTimer::Forever));
     void finish();
@@ -52,6 +59,7 @@ private:
 
     PgLease m_lease;
     CancelToken m_cancel;
+    std::function<bool()> m_whileWaiting;
     PGresult* m_row = nullptr;
     PGresult* m_pending = nullptr;   // the first row, read by start()
     bool m_busy = false;             // results of the statement are still to be read

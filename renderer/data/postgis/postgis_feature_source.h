@@ -33,6 +33,7 @@ public:
     Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) override;
     QList<DbTrace> takeDbTraces() override;
     bool servedOnThisMachine() const override;
+    bool readsFromServer() const override { return true; }
 
     // The statement query() would run (metadata looked up if needed), for
     // `maptune-cli explain`. `columns` as in PostgisSelectSpec.
