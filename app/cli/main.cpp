@@ -90,6 +90,8 @@ int main(int argc, char** argv)
         ->check(CLI::NonNegativeNumber)->capture_default_str();
     serve->add_option("--pg-statement-timeout-ms", sPg.statementTimeoutMs, "PostgreSQL statement_timeout (0: none)")
         ->check(CLI::NonNegativeNumber)->capture_default_str();
+    serve->add_flag("!--pg-no-prepared-statements", sPg.preparedStatements,
+                    "run PostgreSQL statements unprepared (behind PgBouncer in transaction mode; also detected)");
     serve->add_option("--pg-connect-timeout", sPg.connectTimeoutS,
                       "seconds to connect, unless the CONNECTION string sets connect_timeout")
         ->check(CLI::PositiveNumber)->capture_default_str();

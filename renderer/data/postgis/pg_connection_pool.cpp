@@ -62,13 +62,28 @@ void PgLease::release()
     m_prepared = {};
 }
 
+bool PgLease::mayPrepare() const
+{
+    if (!m_pool) return false;
+    QMutexLocker lock(&m_pool->m_mutex);
+    return m_pool->m_preparedStatements && !m_pool->m_slots.value(m_key).unprepared;
+}
+
+void PgLease::stopPreparing()
+{
+    if (!m_pool) return;
+    QMutexLocker lock(&m_pool->m_mutex);
+    m_pool->m_slots[m_key].unprepared = true;
+}
+
 // ---- PgConnectionPool ----
 
 PgConnectionPool::PgConnectionPool(const PgPoolSettings& settings)
     : m_maxPerKey(std::max(1, settings.maxPerKey)),
       m_acquireTimeoutMs(std::max(0, settings.acquireTimeoutMs)),
       m_statementTimeoutMs(std::max(0, settings.statementTimeoutMs)),
-      m_connectTimeoutS(std::max(1, settings.connectTimeoutS))
+      m_connectTimeoutS(std::max(1, settings.connectTimeoutS)),
+      m_preparedStatements(settings.preparedStatements)
 {
 }
 
@@ -106,6 +121,18 @@ void PgConnectionPool::setStatementTimeoutMs(int ms)
 {
     QMutexLocker lock(&m_mutex);
     m_statementTimeoutMs = std::max(0, ms);
+}
+
+void PgConnectionPool::setPreparedStatements(bool on)
+{
+    QMutexLocker lock(&m_mutex);
+    m_preparedStatements = on;
+}
+
+bool PgConnectionPool::preparesStatements(const QString& conninfo) const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_preparedStatements && !m_slots.value(poolKey(conninfo)).unprepared;
 }
 
 void PgConnectionPool::setConnectTimeoutS(int s)

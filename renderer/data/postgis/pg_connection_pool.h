@@ -57,6 +57,13 @@ public:
     // unpooled lease, whose connection ends with it.
     PgPreparedStatements& preparedStatements() { return m_prepared; }
     bool pooled() const { return m_pool != nullptr; }
+    // Whether draws may prepare statements on this connection: pooled, and
+    // neither the settings nor an earlier lease of its key said otherwise.
+    bool mayPrepare() const;
+    // A statement prepared on this connection was gone at the next command:
+    // the server behind it changes between transactions (PgBouncer in
+    // transaction mode). Its key runs statements unprepared from now on.
+    void stopPreparing();
     // Close instead of returning (the connection is suspect).
     void discard() { m_discard = true; }
     // Return now (before destruction).
@@ -93,6 +100,9 @@ struct PgPoolSettings {
     int acquireTimeoutMs = 5000;   // how long a layer waits for a free one
     int statementTimeoutMs = 0;    // 0: none
     int connectTimeoutS = 5;       // unless the CONNECTION string sets connect_timeout
+    // Named prepared statements on pooled connections (off behind a pooler
+    // in transaction mode; detected there anyway, see PgLease::stopPreparing).
+    bool preparedStatements = true;
 };
 
 struct PgSourceInfo {
@@ -113,6 +123,9 @@ public:
     int acquireTimeoutMs() const;
     void setStatementTimeoutMs(int ms);
     void setConnectTimeoutS(int s);
+    void setPreparedStatements(bool on);
+    // Whether draws on `conninfo`'s connections prepare their statements.
+    bool preparesStatements(const QString& conninfo) const;
 
     // Blocks until a connection is free, up to acquireTimeoutMs(). Errors
     // (timeout, connection refused) come back with the password removed; a
@@ -141,6 +154,7 @@ private:
         std::deque<Idle> idle;  // most recently used at the back
         int open = 0;
         qint64 waits = 0, timeouts = 0, connects = 0, reuses = 0;
+        bool unprepared = false;  // a statement vanished between two commands
     };
     Result<PGconn*> connect(const QString& conninfo, double* ms) const;
     bool healthy(PGconn* conn, std::chrono::steady_clock::time_point idleSince) const;
@@ -154,6 +168,7 @@ private:
     int m_acquireTimeoutMs = 5000;
     int m_statementTimeoutMs = 0;
     int m_connectTimeoutS = 5;
+    bool m_preparedStatements = true;
 };
 
 }  // namespace maptune

@@ -4,7 +4,10 @@
 
 #include <libpq-fe.h>
 
+#include <QRandomGenerator>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -42,6 +45,23 @@ bool staleStatement(const PGresult* result)
     return state && (std::strcmp(state, "26000") == 0 || std::strcmp(state, "0A000") == 0);
 }
 
+// "prepared statement ... does not exist"
+bool unknownStatement(const PGresult* result)
+{
+    const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+    return state && std::strcmp(state, "26000") == 0;
+}
+
+// A name no other process or connection uses: behind a pooler in
+// transaction mode a server connection is shared, and a name of ours must
+// never run another client's statement (it then fails as unknown instead).
+QByteArray uniqueStatementName()
+{
+    static const QByteArray process = QByteArray::number(QRandomGenerator::system()->generate64(), 36);
+    static std::atomic<quint64> counter{0};
+    return "maptune_" + process + '_' + QByteArray::number(++counter);
+}
+
 }  // namespace
 
 PgRowStream::PgRowStream(PgLease lease, CancelToken cancel) : m_lease(std::move(lease)), m_cancel(std::move(cancel)) {}
@@ -66,11 +86,11 @@ bool PgRowStream::start(const PostgisStatement& st)
     for (int i = 0; i < n && i < st.float8Params; ++i) types[size_t(i)] = kFloat8Oid;
 
     QByteArray name;
-    if (m_lease.pooled()) {
+    if (m_lease.mayPrepare()) {
         PgPreparedStatements& statements = m_lease.preparedStatements();
         name = statements.value(sql);
         if (name.isEmpty() && statements.size() < kMaxPreparedPerConnection) {
-            const QByteArray candidate = "maptune_" + QByteArray::number(statements.size() + 1);
+            const QByteArray candidate = uniqueStatementName();
             const PgResult made(PQprepare(conn, candidate.constData(), sql.constData(), n, types.data()));
             if (PQresultStatus(made.get()) != PGRES_COMMAND_OK) {
                 fail(made.get());
@@ -78,6 +98,7 @@ bool PgRowStream::start(const PostgisStatement& st)
             }
             statements.insert(sql, candidate);
             name = candidate;
+            m_preparedNow = true;
         }
     }
     m_prepared = !name.isEmpty();
@@ -187,6 +208,11 @@ void PgRowStream::fail(const PGresult* result)
         // fresh one prepares the statement anew.
         m_lease.discard();
         m_retryable = true;
+        // Gone right after we prepared it: a pooler gave this command another server.
+        if (m_preparedNow && unknownStatement(result)) {
+            m_lease.stopPreparing();
+            m_stoppedPreparing = true;
+        }
     }
 }
 

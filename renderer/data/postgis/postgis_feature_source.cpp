@@ -298,7 +298,8 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
         t->queryMs += clock.elapsedMs();
         t->prepared = stream->prepared();
         if (!started) {
-            if (attempt == 0 && !fresh && stream->retryable()) continue;
+            // Twice at most: a dead pooled connection, then a pooler found out.
+            if (attempt < 2 && stream->retryable() && (!fresh || stream->stoppedPreparing())) continue;
             return failWith(stream->error());
         }
         m_traces << t;
