@@ -125,17 +125,18 @@ ANALYZE roads; ANALYZE noidx; ANALYZE merc;
 )SQL";
 
 // The body of an initTestCase: its QFAIL and QVERIFYs fail the calling one.
-inline void connectAndCreateTables(PGconn*& admin)
+// `app` names the admin connection; `setupSql` creates a test's own tables.
+inline void connectAndCreateTables(PGconn*& admin, const QString& app = QStringLiteral("setup"), const char* setupSql = kSetup)
 {
     initEngine();
-    const QByteArray info = conninfo(QStringLiteral("setup")).toUtf8();
+    const QByteArray info = conninfo(app).toUtf8();
     admin = PQconnectdb(info.constData());
     if (PQstatus(admin) != CONNECTION_OK)
         QFAIL(qPrintable(QStringLiteral("cannot reach the PostgreSQL test cluster at %1:%2 (%3). Start it with "
                                         "scripts/pg-test-cluster start DIR %2, or run the tests through ctest.")
                              .arg(pgHost(), pgPort(), QString::fromUtf8(PQerrorMessage(admin)).trimmed())));
     QVERIFY(exec(admin, "SET client_min_messages = warning"));
-    QVERIFY(exec(admin, kSetup));
+    QVERIFY(exec(admin, setupSql));
 }
 
 }  // namespace maptune::pgtest

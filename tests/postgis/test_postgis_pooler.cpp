@@ -48,12 +48,7 @@ private:
 
 void TestPostgisPooler::initTestCase()
 {
-    initEngine();
-    const QByteArray info = conninfo(QStringLiteral("pooler_setup")).toUtf8();
-    m_admin = PQconnectdb(info.constData());
-    QVERIFY2(PQstatus(m_admin) == CONNECTION_OK, PQerrorMessage(m_admin));
-    QVERIFY(exec(m_admin, "SET client_min_messages = warning"));
-    QVERIFY(exec(m_admin, kSetupPooler));
+    connectAndCreateTables(m_admin, QStringLiteral("pooler_setup"), kSetupPooler);
 }
 
 void TestPostgisPooler::drawsFindThePoolerOnceAndRunUnprepared()

@@ -98,12 +98,7 @@ private:
 
 void TestPostgisStream::initTestCase()
 {
-    initEngine();
-    const QByteArray info = conninfo(QStringLiteral("stream_setup")).toUtf8();
-    m_admin = PQconnectdb(info.constData());
-    QVERIFY2(PQstatus(m_admin) == CONNECTION_OK, PQerrorMessage(m_admin));
-    QVERIFY(exec(m_admin, "SET client_min_messages = warning"));
-    QVERIFY(exec(m_admin, kSetupStream));
+    connectAndCreateTables(m_admin, QStringLiteral("stream_setup"), kSetupStream);
 }
 
 void TestPostgisStream::rowsArriveWhileTheStatementRuns()

@@ -14,7 +14,9 @@
 #include <QJsonObject>
 #include <QMutex>
 #include <QRegularExpression>
+#include <QDeadlineTimer>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -443,7 +445,12 @@ void TestServer::gracefulStop()
         slow = f.client().Get("/world?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=countries,cities&STYLES=&SRS=EPSG:4326"
                               "&BBOX=-180,-90,180,90&WIDTH=3000&HEIGHT=3000&FORMAT=image/png");
     });
-    QTRY_VERIFY_WITH_TIMEOUT(f.router->gate().admitted() == 1, 5000);
+    const auto joinClient = qScopeGuard([&client] { if (client.joinable()) client.join(); });
+    // The render takes tens of milliseconds on a fast machine: look every
+    // millisecond (QTRY's 50 ms steps could miss it whole).
+    const QDeadlineTimer deadline(5000);
+    while (f.router->gate().admitted() == 0 && !deadline.hasExpired()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    QCOMPARE(f.router->gate().admitted(), 1);
     f.http->stop();  // returns once the request in flight is answered
     client.join();
     QVERIFY(slow && *slow);
