@@ -60,7 +60,7 @@ public:
     // Whether draws may prepare statements on this connection: pooled, and
     // neither the settings nor an earlier lease of its key said otherwise.
     bool mayPrepare() const;
-    // A statement prepared on this connection was gone at the next command:
+    // A statement prepared on this connection was gone at a later command:
     // the server behind it changes between transactions (PgBouncer in
     // transaction mode). Its key runs statements unprepared from now on.
     void stopPreparing();

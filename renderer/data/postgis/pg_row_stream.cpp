@@ -98,7 +98,6 @@ bool PgRowStream::start(const PostgisStatement& st)
             }
             statements.insert(sql, candidate);
             name = candidate;
-            m_preparedNow = true;
         }
     }
     m_prepared = !name.isEmpty();
@@ -205,11 +204,13 @@ void PgRowStream::fail(const PGresult* result)
     m_retryable = PQstatus(conn) == CONNECTION_BAD;
     if (result && staleStatement(result)) {
         // Its name stays taken on the server: close the connection, and a
-        // fresh one prepares the statement anew.
+        // fresh one prepares the statement anew (a table that changed shape).
         m_lease.discard();
         m_retryable = true;
-        // Gone right after we prepared it: a pooler gave this command another server.
-        if (m_preparedNow && unknownStatement(result)) {
+        // Our names are unique and never deallocated by us: one the server
+        // does not know was dropped between us and it -- a pooler in
+        // transaction mode, whose next command may reach another server.
+        if (unknownStatement(result)) {
             m_lease.stopPreparing();
             m_stoppedPreparing = true;
         }

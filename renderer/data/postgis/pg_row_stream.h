@@ -47,7 +47,7 @@ public:
     // statement prepared on it went stale (the table under it changed, or
     // a pooler in transaction mode gave the command another server).
     bool retryable() const { return m_retryable; }
-    // The statement this stream prepared was gone at once (a pooler): its
+    // The server did not know the statement (a pooler dropped it): its
     // connection key now runs statements unprepared (PgLease::stopPreparing).
     bool stoppedPreparing() const { return m_stoppedPreparing; }
     // The statement ran as one prepared on this connection.
@@ -69,7 +69,6 @@ private:
     bool m_busy = false;             // results of the statement are still to be read
     bool m_cancelSent = false;
     bool m_prepared = false;
-    bool m_preparedNow = false;  // by this stream, just before executing
     bool m_stoppedPreparing = false;
     bool m_retryable = false;
     unsigned m_rowsRead = 0;
