@@ -36,21 +36,19 @@ void cancelOnServer(PGconn* conn)
     PQfreeCancel(c);
 }
 
-// SQLSTATEs after which the statement prepared on this connection is no
-// longer usable: it was deallocated, or the table under it changed shape
-// ("cached plan must not change result type").
-bool staleStatement(const PGresult* result)
+bool hasSqlState(const PGresult* result, const char* code)
 {
     const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-    return state && (std::strcmp(state, "26000") == 0 || std::strcmp(state, "0A000") == 0);
+    return state && std::strcmp(state, code) == 0;
 }
 
 // "prepared statement ... does not exist"
-bool unknownStatement(const PGresult* result)
-{
-    const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-    return state && std::strcmp(state, "26000") == 0;
-}
+bool unknownStatement(const PGresult* result) { return hasSqlState(result, "26000"); }
+
+// SQLSTATEs after which the statement prepared on this connection is no
+// longer usable: it was dropped, or the table under it changed shape
+// ("cached plan must not change result type").
+bool staleStatement(const PGresult* result) { return unknownStatement(result) || hasSqlState(result, "0A000"); }
 
 // A name no other process or connection uses: behind a pooler in
 // transaction mode a server connection is shared, and a name of ours must
