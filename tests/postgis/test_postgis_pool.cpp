@@ -42,6 +42,7 @@ private Q_SLOTS:
     void cleanupTestCase() { if (m_admin) PQfinish(m_admin); }
 
     void poolReusesConnections();
+    void threadGetsBackItsOwnConnection();
     void poolBoundTimesOut();
     void closeConnectionAlways();
     void errorsAreClearAndLeakNothing_data();
@@ -81,6 +82,34 @@ void TestPostgisPool::poolReusesConnections()
     QCOMPARE(testEngine().pgPool().stats(l.connection).open, 1);
     qInfo("first draw: connect %.2f ms + query %.2f ms; pooled draw: wait %.3f ms + query %.2f ms",
           first.traces[0].connectMs, first.traces[0].queryMs, second.traces[0].poolWaitMs, second.traces[0].queryMs);
+}
+
+// Two request threads each get back the connection they used last, not the
+// one given back last: the server process they wake then last ran on their
+// core, and the kernel keeps the two on one core.
+void TestPostgisPool::threadGetsBackItsOwnConnection()
+{
+    PgConnectionPool pool;
+    const QString info = conninfo(QStringLiteral("affinity"));
+    Result<PgLease> mine = pool.acquire(info);
+    QVERIFY2(mine, qPrintable(mine.message()));
+    PGconn* const myConn = mine->conn();
+    PGconn* theirConn = nullptr;
+    std::unique_ptr<QThread> other(QThread::create([&] {
+        Result<PgLease> theirs = pool.acquire(info);
+        if (!theirs) return;
+        theirConn = theirs->conn();
+        mine->release();  // given back first ...
+    }));  // ... theirs when the thread ends: the most recent
+    other->start();
+    QVERIFY(other->wait(30000));
+    QVERIFY(theirConn && theirConn != myConn);
+    QCOMPARE(pool.stats(info).idle, 2);
+    // Without the preference this is theirs, the last given back.
+    Result<PgLease> again = pool.acquire(info);
+    QVERIFY(again);
+    QCOMPARE(again->conn(), myConn);
+    QCOMPARE(pool.stats(info).idle, 1);
 }
 
 void TestPostgisPool::poolBoundTimesOut()

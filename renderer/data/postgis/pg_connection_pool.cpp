@@ -3,6 +3,7 @@
 #include "data/postgis/pg_conninfo.h"
 #include "trace/trace.h"
 
+#include <algorithm>
 #include <libpq-fe.h>
 
 #include <QDeadlineTimer>
@@ -37,6 +38,7 @@ PgLease& PgLease::operator=(PgLease&& other) noexcept
     m_key = std::move(other.m_key);
     m_conn = other.m_conn;
     m_prepared = std::move(other.m_prepared);
+    m_user = other.m_user;
     m_new = other.m_new;
     m_discard = other.m_discard;
     m_waitMs = other.m_waitMs;
@@ -57,7 +59,7 @@ void PgLease::release()
     PGconn* conn = m_conn;
     m_conn = nullptr;
     const bool keep = !m_discard && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
-    if (m_pool) m_pool->giveBack(m_key, conn, std::move(m_prepared), keep);
+    if (m_pool) m_pool->giveBack(m_key, conn, std::move(m_prepared), m_user, keep);
     else PQfinish(conn);
     m_prepared = {};
 }
@@ -193,14 +195,18 @@ Result<PgLease> PgConnectionPool::acquire(const QString& conninfo)
     PgLease lease;
     lease.m_pool = this;
     lease.m_key = key;
+    lease.m_user = std::this_thread::get_id();
     QMutexLocker lock(&m_mutex);
     const QDeadlineTimer deadline(m_acquireTimeoutMs);
     bool waited = false;
     for (;;) {
         Slot* s = &m_slots[key];
         while (!s->idle.empty()) {
-            Idle idle = std::move(s->idle.back());
-            s->idle.pop_back();
+            auto mine = std::find_if(s->idle.rbegin(), s->idle.rend(),
+                                     [&](const Idle& i) { return i.lastUser == lease.m_user; });
+            if (mine == s->idle.rend()) mine = s->idle.rbegin();
+            Idle idle = std::move(*mine);
+            s->idle.erase(std::next(mine).base());
             lock.unlock();
             const bool ok = healthy(idle.conn, idle.since);
             if (!ok) PQfinish(idle.conn);
@@ -255,13 +261,14 @@ Result<PgLease> PgConnectionPool::connectUnpooled(const QString& conninfo)
     return lease;
 }
 
-void PgConnectionPool::giveBack(const QString& key, PGconn* conn, PgPreparedStatements prepared, bool keep)
+void PgConnectionPool::giveBack(const QString& key, PGconn* conn, PgPreparedStatements prepared, std::thread::id user,
+                                bool keep)
 {
     {
         QMutexLocker lock(&m_mutex);
         Slot& s = m_slots[key];
         if (keep && s.open <= m_maxPerKey) {
-            s.idle.push_back({conn, std::chrono::steady_clock::now(), std::move(prepared)});
+            s.idle.push_back({conn, std::chrono::steady_clock::now(), std::move(prepared), user});
             conn = nullptr;
         } else {
             --s.open;
