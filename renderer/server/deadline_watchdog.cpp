@@ -18,6 +18,7 @@ void DeadlineWatchdog::run()
 {
     std::unique_lock lock(m_mutex);
     while (!m_stop) {
+        ++m_passes;
         Clock::time_point next = Clock::time_point::max();
         const Clock::time_point now = Clock::now();
         for (auto it = m_watches.begin(); it != m_watches.end();) {
@@ -29,6 +30,7 @@ void DeadlineWatchdog::run()
                 ++it;
             }
         }
+        m_wakeAt = next;
         if (next == Clock::time_point::max())
             m_wake.wait(lock);
         else
@@ -36,14 +38,23 @@ void DeadlineWatchdog::run()
     }
 }
 
+std::uint64_t DeadlineWatchdog::passes() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_passes;
+}
+
 DeadlineWatchdog::Guard::Guard(DeadlineWatchdog& dog, Clock::time_point deadline, const CancelToken& token) : m_dog(dog)
 {
+    bool sooner;
     {
         std::lock_guard lock(dog.m_mutex);
         m_id = dog.m_nextId++;
         dog.m_watches.emplace(m_id, Watch{deadline, token});
+        sooner = deadline < dog.m_wakeAt;
+        if (sooner) dog.m_wakeAt = deadline;
     }
-    dog.m_wake.notify_all();
+    if (sooner) dog.m_wake.notify_all();
 }
 
 DeadlineWatchdog::Guard::~Guard()

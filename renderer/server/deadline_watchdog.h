@@ -1,7 +1,9 @@
 #pragma once
 // Cancels the CancelToken of a request that runs over its time limit. One
 // thread for all requests; a request registers on admission and unregisters
-// when answered (RAII Guard).
+// when answered (RAII Guard). The thread is woken only by a deadline sooner
+// than the one it sleeps until: with one time limit that is never, where a
+// wake per request was a context switch that took a core from a render.
 
 #include "trace/cancel_token.h"
 
@@ -35,6 +37,9 @@ public:
         std::uint64_t m_id;
     };
 
+    // How often the thread has looked at the watches (tests).
+    std::uint64_t passes() const;
+
 private:
     struct Watch {
         Clock::time_point deadline;
@@ -42,10 +47,12 @@ private:
     };
     void run();
 
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::map<std::uint64_t, Watch> m_watches;
     std::uint64_t m_nextId = 1;
+    Clock::time_point m_wakeAt = Clock::time_point::min();  // the thread looks again then
+    std::uint64_t m_passes = 0;
     bool m_stop = false;
     std::thread m_thread;
 };
