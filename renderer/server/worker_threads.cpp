@@ -1,5 +1,7 @@
 #include "server/worker_threads.h"
 
+#include <algorithm>
+
 namespace maptune {
 
 namespace {
@@ -29,13 +31,16 @@ WorkerThreads::~WorkerThreads()
 
 Response WorkerThreads::run(std::function<Response()> work)
 {
-    Job job{std::move(work), {}};
+    Job job{std::move(work), {}, std::this_thread::get_id()};
     std::future<Response> result = job.result.get_future();
     {
         std::lock_guard lock(m_mutex);
         if (!m_idle.empty()) {
-            Worker& w = *m_workers[m_idle.back()];
-            m_idle.pop_back();
+            auto pick = std::find_if(m_idle.rbegin(), m_idle.rend(),
+                                     [&](int i) { return m_workers[i]->lastClient == job.client; });
+            if (pick == m_idle.rend()) pick = m_idle.rbegin();
+            Worker& w = *m_workers[*pick];
+            m_idle.erase(std::next(pick).base());
             w.listedIdle = false;
             w.job = std::move(job);
             w.wake.notify_one();
@@ -86,6 +91,7 @@ void WorkerThreads::loop(int index)
     std::unique_lock lock(m_mutex);
     while (std::optional<Job> job = nextJob(self, index, lock)) {
         if (m_history.size() < kHistoryLimit) m_history.push_back(index);
+        self.lastClient = job->client;
         lock.unlock();
         std::optional<Response> response;
         std::exception_ptr error;

@@ -7,7 +7,10 @@
 // reason a job goes to the worker that became idle last (its caches are the
 // warmest): one client at a time is served by one thread, as a FastCGI
 // server hands requests to its first idle process, instead of alternating
-// between threads that each decode the same tiles.
+// between threads that each decode the same tiles. Of the idle workers, a
+// client thread gets the one that ran its last job: that worker last ran on
+// the client's core, where the kernel then wakes it, instead of beside
+// another request while this core idles.
 
 #include "wms/response.h"
 
@@ -41,11 +44,13 @@ private:
     struct Job {
         std::function<Response()> work;
         std::promise<Response> result;
+        std::thread::id client;
     };
     struct Worker {
         std::condition_variable wake;
         std::optional<Job> job;  // handed over while idle
         bool listedIdle = false;
+        std::thread::id lastClient;
         std::thread thread;
     };
     void loop(int index);

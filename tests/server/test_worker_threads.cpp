@@ -47,6 +47,38 @@ private Q_SLOTS:
         QCOMPARE(int(std::set<int>(used.begin(), used.end()).size()), 2);
     }
 
+    void twoClientsKeepTheirWorkers()
+    {
+        // Two clients (connection threads) that ran at the same time on two
+        // workers each get their own worker back afterwards, although the
+        // other's worker became idle last.
+        WorkerThreads workers(2);
+        std::atomic<bool> bStarted{false}, bDone{false}, aDone{false};
+        auto worker = [] { return QByteArray::number(qulonglong(std::hash<std::thread::id>{}(std::this_thread::get_id()))); };
+        auto job = [&] { return Response{200, {}, worker(), {}}; };
+        QByteArray aFirst, bFirst, bSecond;
+        std::thread b([&] {
+            bFirst = workers.run([&] {
+                bStarted = true;
+                return job();
+            }).body;
+            bDone = true;
+            while (!aDone) std::this_thread::yield();
+            bSecond = workers.run(job).body;
+        });
+        // A's job holds its worker until B's job has finished: A's worker is
+        // then the last to become idle, on top of the stack.
+        aFirst = workers.run([&] {
+            while (!bStarted || !bDone) std::this_thread::yield();
+            return job();
+        }).body;
+        aDone = true;
+        b.join();
+        QVERIFY(aFirst != bFirst);
+        QCOMPARE(bSecond, bFirst);
+        QCOMPARE(workers.run(job).body, aFirst);
+    }
+
     void queuedJobsRunWhenAllAreBusy()
     {
         WorkerThreads workers(1);
