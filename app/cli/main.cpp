@@ -1,5 +1,6 @@
 // maptune-cli: the headless face of the engine (no QtWidgets).
 
+#include "cli/allocator.h"
 #include "cli/cli_commands.h"
 #include "render/engine.h"
 
@@ -135,7 +136,8 @@ int main(int argc, char** argv)
         return 2;
     }
     if (version) {
-        std::printf("maptune-cli %s (%s)\n", MAPTUNE_VERSION, qPrintable(engineVersions()));
+        std::printf("maptune-cli %s (%s, %s)\n", MAPTUNE_VERSION, qPrintable(engineVersions()),
+                    qPrintable(cli::allocatorVersion()));
         return 0;
     }
     auto q = [](const std::string& s) { return QString::fromStdString(s); };

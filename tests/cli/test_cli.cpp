@@ -53,6 +53,11 @@ private Q_SLOTS:
         QCOMPARE(v.exitCode, 0);
         QVERIFY(v.out.contains("GDAL"));
         QVERIFY(v.out.contains("PROJ"));
+#ifdef MAPTUNE_JEMALLOC
+        QVERIFY2(v.out.contains("jemalloc 5."), v.out.constData());  // the allocator really linked in
+#else
+        QVERIFY2(v.out.contains("glibc malloc"), v.out.constData());
+#endif
         Run h = runCli({"--help"});
         QCOMPARE(h.exitCode, 0);
         for (const char* cmd : {"render", "request", "check", "format"}) QVERIFY2(h.out.contains(cmd), cmd);
