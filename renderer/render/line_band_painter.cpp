@@ -104,7 +104,11 @@ void LineBandPainter::drawItem(const DrawItem& item, int pass, const PixelTarget
     const double reach = r.width / 2 + std::max(r.outlineWidth, 0.0) + std::abs(r.offsetX)
                          + (perpendicular ? 0 : std::abs(r.offsetY)) + 2;
     if (item.bottom + reach < target.top || item.top - reach > target.bottom) return;
-    const QList<QPolygonF> parts = LineOffset::apply(item.parts, r.offsetX, r.offsetY);
+    // Most styles have no offset: their lines are drawn as they are, without
+    // a copy of the list per feature and pass.
+    const bool shifted = r.offsetX != 0 || r.offsetY != 0;
+    const QList<QPolygonF> offsetParts = shifted ? LineOffset::apply(item.parts, r.offsetX, r.offsetY) : QList<QPolygonF>();
+    const QList<QPolygonF>& parts = shifted ? offsetParts : item.parts;
     const double outlineWidth = r.width + 2 * r.outlineWidth;
     if (r.outline.isValid() && outlineWidth > 0)
         StrokePainter::strokeInto(target, parts, pens.pen(r.outline, outlineWidth, s, m_scale), false,
