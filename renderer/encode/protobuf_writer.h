@@ -18,7 +18,7 @@ public:
     void varint(std::uint64_t v)
     {
         while (v >= 0x80) {
-            m_out.append(char(v & 0x7f | 0x80));
+            m_out.append(char((v & 0x7f) | 0x80));
             v >>= 7;
         }
         m_out.append(char(v));

@@ -129,7 +129,7 @@ private Q_SLOTS:
         OGRGeometryH pt = OGR_G_CreateGeometry(wkbPoint);
         OGR_G_SetPoint_2D(pt, 0, 5, 5);
         OGR_F_SetGeometryDirectly(f, pt);
-        OGR_L_CreateFeature(layer, f);
+        QCOMPARE(OGR_L_CreateFeature(layer, f), OGRERR_NONE);
         OGR_F_Destroy(f);
         GDALClose(ds);
         const QByteArray text = "MAP SIZE 10 10 EXTENT 0 0 10 10\n"

@@ -38,7 +38,7 @@ private Q_SLOTS:
     {
         const QByteArray layer = "LAYER NAME 'px' TYPE POINT STATUS ON TRANSFORM FALSE FEATURE POINTS 20 80 END END "
                                  "CLASS STYLE SYMBOL 'sq' SIZE 5 COLOR 0 0 0 END END END";
-        for (const QByteArray extent : {QByteArray("0 0 100 100"), QByteArray("5000 5000 6000 6000")}) {
+        for (const QByteArray& extent : {QByteArray("0 0 100 100"), QByteArray("5000 5000 6000 6000")}) {
             const QImage image = draw(layer, extent);
             QVERIFY(!image.isNull());
             QVERIFY2(inked(image, 20, 80), extent.constData());
@@ -107,7 +107,7 @@ private Q_SLOTS:
         };
         QVERIFY(labelled(map("")));
         QVERIFY(inked(map(""), 20, 20));
-        for (const QByteArray rules : {QByteArray("LABELREQUIRES '![a]'"), QByteArray("LABELMAXSCALEDENOM 10"),
+        for (const QByteArray& rules : {QByteArray("LABELREQUIRES '![a]'"), QByteArray("LABELMAXSCALEDENOM 10"),
                                        QByteArray("LABELMINSCALEDENOM 1e12")}) {
             const QImage image = map(rules);
             QVERIFY2(!labelled(image), rules.constData());

@@ -45,6 +45,7 @@ bool writeIndex(const QString& path, const QList<std::pair<QString, QString>>& t
         OGR_L_CreateField(layer, f, TRUE);
         OGR_Fld_Destroy(f);
     }
+    bool written = true;
     for (const auto& [location, time] : tiles) {
         OGRFeatureH f = OGR_F_Create(OGR_L_GetLayerDefn(layer));
         OGR_F_SetFieldString(f, 0, location.toUtf8().constData());
@@ -54,11 +55,11 @@ bool writeIndex(const QString& path, const QList<std::pair<QString, QString>>& t
         char* p = wkt;
         OGR_G_CreateFromWkt(&p, nullptr, &g);
         OGR_F_SetGeometryDirectly(f, g);
-        OGR_L_CreateFeature(layer, f);
+        written &= OGR_L_CreateFeature(layer, f) == OGRERR_NONE;
         OGR_F_Destroy(f);
     }
     GDALClose(ds);
-    return true;
+    return written;
 }
 
 const QByteArray kMap = R"(MAP
