@@ -3,6 +3,10 @@
 #include <array>
 #include <vector>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace maptune {
 namespace {
 
@@ -36,8 +40,36 @@ QImage prepareCanvas(const QImage& image) {
     return image.convertToFormat(image.hasAlphaChannel() ? QImage::Format_ARGB32 : QImage::Format_RGB32);
 }
 
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// Four pixels per shuffle: a drawn map's rows were converted a byte at a
+// time, 8 % of its PNG encode.
+__attribute__((target("ssse3"))) int rowToRgbSsse3(const uint32_t* in, int width, uint8_t* out) {
+    const __m128i order = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+    int x = 0;
+    // Each store writes 16 bytes of which 12 are pixels: stop while the
+    // rest of the row still covers the other 4.
+    for (; x + 6 <= width; x += 4) {
+        const __m128i px = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + x));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 3 * x), _mm_shuffle_epi8(px, order));
+    }
+    return x;
+}
+
+// Static initialisers may run before libgcc has looked at the CPU.
+const bool kHasSsse3 = (__builtin_cpu_init(), __builtin_cpu_supports("ssse3"));
+#endif
+
+}  // namespace
+
 void rowToRgb(const uint32_t* in, int width, uint8_t* out) {
-    for (int x = 0; x < width; ++x) {
+    int x = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (kHasSsse3) x = rowToRgbSsse3(in, width, out);
+#endif
+    out += 3 * x;
+    for (; x < width; ++x) {
         const uint32_t p = in[x];
         out[0] = static_cast<uint8_t>(p >> 16);
         out[1] = static_cast<uint8_t>(p >> 8);

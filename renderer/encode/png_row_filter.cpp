@@ -49,6 +49,7 @@ template <PngFilter F>
 
 }  // namespace
 
+MAPTUNE_AVX2_CLONES
 size_t countSubZeros(const uint8_t* row, size_t stride, size_t bpp)
 {
     size_t zeros = 0;

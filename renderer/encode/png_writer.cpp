@@ -180,14 +180,17 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
         return Error(QStringLiteral("PNG: image too large (%1x%2)").arg(header.width).arg(header.height));
 
     Scratch& s = scratch();
-    s.raw.resize(stride * height);
     s.flat.resize(height);
     s.filtered.resize(filteredSize);
-    auto raw = [&](size_t y) { return s.raw.data() + y * stride; };
+    // Rows go straight to where an unfiltered row is compressed from: a
+    // drawn map is then never copied. Filtered images copy them out first.
+    auto unfiltered = [&](size_t y) { return s.filtered.data() + y * (stride + 1); };
     size_t zerosTotal = 0;
     for (size_t y = 0; y < height; ++y) {
-        rows(int(y), raw(y));
-        const size_t zeros = countSubZeros(raw(y), stride, bpp);
+        uint8_t* line = unfiltered(y);
+        line[0] = uint8_t(PngFilter::None);
+        rows(int(y), line + 1);
+        const size_t zeros = countSubZeros(line + 1, stride, bpp);
         zerosTotal += zeros;
         s.flat[y] = zeros * 2 >= stride;
     }
@@ -200,6 +203,12 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
     // tells them apart (drawn road maps ~0.55, orthophotos ~0.12).
     const bool drawn = !mayFilter || zerosTotal * kDrawnZeroShare.den >= kDrawnZeroShare.num * stride * height;
 
+    if (!drawn) {
+        s.raw.resize(stride * height);
+        for (size_t y = 0; y < height; ++y) std::memcpy(s.raw.data() + y * stride, unfiltered(y) + 1, stride);
+    }
+    auto raw = [&](size_t y) { return s.raw.data() + y * stride; };
+
     QByteArray out;
     if (!drawn && options.compressionLevel < 0) {
         // Photos: each row's best filter, then Huffman coding alone (see huffman_deflate.h).
@@ -208,12 +217,12 @@ Result<QByteArray> writePng(const PngHeader& header, const PngRowSource& rows, c
             filterRowAdaptive(raw(y), y ? raw(y - 1) : s.zeroRow.data(), stride, bpp, s.filtered.data() + y * (stride + 1));
         appendSizedIdat(out, header, HuffmanDeflate({s.filtered.data(), filteredSize}));
     } else {
-        for (size_t y = 0; y < height; ++y) {
-            uint8_t* line = s.filtered.data() + y * (stride + 1);
-            // Runs of equal pixels deflate better unfiltered.
-            const PngFilter filter = drawn || s.flat[y] ? PngFilter::None : PngFilter::Sub;
-            line[0] = uint8_t(filter);
-            filterRow(filter, raw(y), raw(y), stride, bpp, line + 1);
+        // Runs of equal pixels deflate better unfiltered: those rows are in place.
+        for (size_t y = 0; !drawn && y < height; ++y) {
+            if (s.flat[y]) continue;
+            uint8_t* line = unfiltered(y);
+            line[0] = uint8_t(PngFilter::Sub);
+            filterRow(PngFilter::Sub, raw(y), raw(y), stride, bpp, line + 1);
         }
         if (options.compressionLevel < 0) {
             const size_t bound = IsalDeflate::zlibBound(filteredSize);
