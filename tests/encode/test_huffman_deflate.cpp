@@ -191,6 +191,22 @@ private Q_SLOTS:
         const Bytes row = {0, 1, 2, 0, 1, 2, 9, 1, 2, 5};
         QCOMPARE(countSubZeros(row.data(), row.size(), 3), size_t(1 + 5));  // the first pixel's 0, then 0 1 2 and 1 2
     }
+
+    void countSubZerosOnLongRows()
+    {
+        // Every length round the 32-byte steps, for each pixel size; repeats
+        // at known places (every fifth byte equal to its left pixel's).
+        for (size_t bpp : {1, 3, 4, 8})
+            for (size_t stride = 0; stride <= 100; ++stride) {
+                Bytes row(stride);
+                size_t expected = 0;
+                for (size_t i = 0; i < stride; ++i) {
+                    row[i] = i >= bpp && i % 5 == 0 ? row[i - bpp] : uint8_t(i * 7 + 1);
+                    expected += i < bpp ? row[i] == 0 : row[i] == row[i - bpp];
+                }
+                QCOMPARE(countSubZeros(row.data(), stride, bpp), expected);
+            }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestHuffmanDeflate)
