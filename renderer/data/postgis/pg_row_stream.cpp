@@ -119,7 +119,15 @@ const PGresult* PgRowStream::nextRow()
     PQclear(m_row);
     m_row = nullptr;
     if (m_pending) std::swap(m_row, m_pending);
-    else if (m_busy && ((++m_rowsRead & 255) != 0 || !m_cancel.isCancelled())) m_row = readRow();
+    else if (m_busy && ((++m_rowsRead & 255) != 0 || !m_cancel.isCancelled())) {
+        if (PQisBusy(m_lease.conn())) {
+            const auto start = std::chrono::steady_clock::now();
+            m_row = readRow();
+            m_waited += std::chrono::steady_clock::now() - start;
+        } else {
+            m_row = readRow();
+        }
+    }
     return m_row;
 }
 

@@ -17,6 +17,7 @@
 
 #include <QDeadlineTimer>
 
+#include <chrono>
 #include <functional>
 
 typedef struct pg_result PGresult;
@@ -36,6 +37,9 @@ public:
     // The next row, valid until the next call; null at the end of the rows,
     // on an error (error()) and once the token is cancelled.
     const PGresult* nextRow();
+    // The time nextRow() has spent waiting for rows still on their way
+    // (whileWaiting work included); reading a row already here is not timed.
+    std::chrono::steady_clock::duration waited() const { return m_waited; }
     // Called in nextRow() instead of sleeping while the next row is still on
     // its way (FeatureQuery::whileWaiting); each call that did some work is
     // followed by a read of what arrived meanwhile. Never called from the
@@ -72,6 +76,7 @@ private:
     bool m_stoppedPreparing = false;
     bool m_retryable = false;
     unsigned m_rowsRead = 0;
+    std::chrono::steady_clock::duration m_waited{0};
     QString m_error;
 };
 
