@@ -117,7 +117,7 @@ Status FeatureClassifier::bind(const QStringList& fields)
         m_classes << bc;
     }
     m_memoItem = -1;
-    m_memoClass = -2;
+    m_memoCount = m_memoNext = 0;
     std::optional<int> item;
     bool soleItem = true;
     for (const BoundClass& bc : std::as_const(m_classes)) {
@@ -142,15 +142,19 @@ int FeatureClassifier::classify(const QStringList& values, double scaleDenom) co
 {
     if (m_memoItem < 0 || m_memoItem >= values.size()) return firstMatch(values, scaleDenom);
     const QString& value = values[m_memoItem];
-    // The same block of shared text (not raw data), which m_memoValue keeps
+    if (scaleDenom != m_memoScale) m_memoCount = m_memoNext = 0, m_memoScale = scaleDenom;
+    // The same block of shared text (not raw data), which the memo keeps
     // alive and unchanged: the same value.
-    if (m_memoClass != -2 && value.data_ptr().isSharedWith(m_memoValue.data_ptr()) && value.constData() == m_memoValue.constData()
-        && value.size() == m_memoValue.size() && scaleDenom == m_memoScale)
-        return m_memoClass;
-    m_memoClass = firstMatch(values, scaleDenom);
-    m_memoValue = value;
-    m_memoScale = scaleDenom;
-    return m_memoClass;
+    for (int i = 0; i < m_memoCount; ++i) {
+        const QString& known = m_memo[size_t(i)].value;
+        if (value.constData() == known.constData() && value.size() == known.size() && value.data_ptr().isSharedWith(known.data_ptr()))
+            return m_memo[size_t(i)].cls;
+    }
+    const int cls = firstMatch(values, scaleDenom);
+    m_memo[size_t(m_memoNext)] = {value, cls};
+    m_memoNext = (m_memoNext + 1) % kMemoSize;
+    m_memoCount = std::max(m_memoCount, m_memoNext == 0 ? kMemoSize : m_memoNext);
+    return cls;
 }
 
 int FeatureClassifier::firstMatch(const QStringList& values, double scaleDenom) const

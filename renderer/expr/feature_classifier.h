@@ -9,6 +9,7 @@
 
 #include <QStringList>
 
+#include <array>
 #include <memory>
 #include <optional>
 
@@ -67,14 +68,20 @@ private:
     QList<BoundClass> m_classes;
     int m_labelItem = -1;
     // When every class EXPRESSION reads the same one attribute (CLASSITEM),
-    // the class of the last value classified: readers hand out a repeated
+    // the classes of the last values classified: readers hand out a repeated
     // value as the same shared string, so a road type is classified once
-    // per run of it rather than compared against each class again. -1: not
-    // applicable. classify() is for one thread (the reader's).
+    // rather than compared against each class again. -1: not applicable.
+    // classify() is for one thread (the reader's).
     int m_memoItem = -1;
-    mutable QString m_memoValue;
+    struct Memo {
+        QString value;  // keeps the shared text alive and unchanged
+        int cls = -1;
+    };
+    // A road map's handful of types, interleaved: each keeps its entry.
+    static constexpr int kMemoSize = 16;
+    mutable std::array<Memo, kMemoSize> m_memo;
+    mutable int m_memoCount = 0, m_memoNext = 0;
     mutable double m_memoScale = 0;
-    mutable int m_memoClass = -2;  // -2: nothing yet
 };
 
 }  // namespace maptune

@@ -53,6 +53,27 @@ private Q_SLOTS:
         QCOMPARE(classifier.classify(values, 0), -1);
     }
 
+    void interleavedValuesEachKeepTheirClass()
+    {
+        // More distinct shared strings than the memo holds, interleaved and
+        // repeated: every answer as from a classifier that remembers nothing.
+        LayerDef layer;
+        layer.classItem = QStringLiteral("type");
+        layer.classes << classOf(ExpressionDef::Type::Regex, QStringLiteral("^t[0-9]*[02468]$"))
+                      << classOf(ExpressionDef::Type::List, QStringLiteral("t3,t7,t11,t19"));
+        FeatureClassifier classifier;
+        QVERIFY(classifier.compile(layer));
+        QVERIFY(classifier.bind({QStringLiteral("type")}));
+        QStringList types;
+        for (int i = 0; i < 23; ++i) types << QStringLiteral("t%1").arg(i);
+        for (int round = 0; round < 3; ++round)
+            for (int i = 0; i < 23 * 4; ++i) {
+                const int t = (i * 7 + round) % 23;
+                const int expected = t % 2 == 0 ? 0 : (t == 3 || t == 7 || t == 11 || t == 19) ? 1 : -1;
+                QCOMPARE(classifier.classify({types[t]}, 0), expected);
+            }
+    }
+
     void scaleIsPartOfTheAnswer()
     {
         LayerDef layer;
