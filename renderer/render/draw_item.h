@@ -3,6 +3,10 @@
 // painters consume them. DrawItemQueue has one producer (the thread reading
 // the layer) and lets other threads draw the items already read while the
 // rest are still coming: items never move once pushed.
+//
+// A queue's blocks of items go back to a small pool of the thread that
+// destroys it, their point lists emptied but not freed: the next layer that
+// thread reads fills them again without two allocations per feature.
 
 #include "data/geometry.h"
 #include "mapfile/label_def.h"
@@ -37,7 +41,12 @@ public:
     DrawItemQueue();
     ~DrawItemQueue();
 
-    // Producer: false when the queue is full (16 million items).
+    // Producer: the next item to fill, possibly one used before (its parts
+    // then hold polygons to reuse, everything else is reset); null when the
+    // queue is full (16 million items). publish() makes it readable.
+    DrawItem* next();
+    void publish();
+    // next(), `item` moved in, publish(): false when full.
     bool push(DrawItem&& item);
     // Producer: no more items; wakes every waiting consumer.
     void close();

@@ -176,30 +176,36 @@ Rect pointExtent(const MapView& v)
 }
 
 // A feature's geometry reprojected, in pixels, simplified as MapServer's AGG
-// path does (circles built for TYPE CIRCLE). Reprojects `g` in place.
-DrawItem toPixels(Geometry& g, const PixelContext& ctx)
+// path does (circles built for TYPE CIRCLE), into `item`, whose polygons
+// are reused (DrawItemQueue::next). Reprojects `g` in place.
+void toPixels(Geometry& g, const PixelContext& ctx, DrawItem& item)
 {
     std::vector<double> source;
     if (ctx.toMap) {
         source = g.xy;
         ctx.toMap->transform(g.xy.data(), g.xy.data() + 1, g.pointCount(), 2);
     }
-    DrawItem item;
     item.type = g.type;
+    qsizetype used = 0;  // parts filled so far; the rest of item.parts is spare
+    // The next part to fill, emptied; an index, not a reference: growing the list moves them.
+    auto startPart = [&item, &used](qsizetype points) {
+        if (used == item.parts.size()) item.parts.emplaceBack();
+        QPolygonF& poly = item.parts[used];
+        poly.clear();
+        poly.reserve(points);
+        return used++;
+    };
     for (int part = 0; part < g.partCount(); ++part) {
-        QPolygonF poly;
         const int start = g.partStart[part], end = g.partEnd(part);
-        poly.reserve(end - start);
+        qsizetype poly = startPart(end - start);
         auto add = [&](double x, double y) {
             const QPointF pt = ctx.mapper.toPixel(x, y);
             // A reprojected line that jumps across the image wrapped round
             // the antimeridian: break it instead of smearing a band.
-            if (ctx.toMap && item.type == Geometry::Type::Line && !poly.isEmpty()
-                && std::abs(pt.x() - poly.last().x()) > ctx.jump) {
-                item.parts << poly;
-                poly.clear();
-            }
-            poly << pt;
+            if (ctx.toMap && item.type == Geometry::Type::Line && !item.parts[poly].isEmpty()
+                && std::abs(pt.x() - item.parts[poly].last().x()) > ctx.jump)
+                poly = startPart(end - start);
+            item.parts[poly] << pt;
         };
         bool prevOk = true, anyFailed = false;
         const Rect& inside = ctx.pointExtent;
@@ -216,28 +222,29 @@ DrawItem toPixels(Geometry& g, const PixelContext& ctx)
             prevOk = ok;
             if (ok) add(x, y);
         }
-        if (anyFailed && item.type == Geometry::Type::Polygon && poly.size() > 2 && poly.first() != poly.last())
-            poly << poly.first();
-        if (!poly.isEmpty()) item.parts << poly;
+        QPolygonF& last = item.parts[poly];
+        if (anyFailed && item.type == Geometry::Type::Polygon && last.size() > 2 && last.first() != last.last())
+            last << last.first();
+        if (last.isEmpty()) --used;  // the last part started is the one left empty
     }
     if (ctx.layerType == LayerType::Circle) {
-        const QPolygonF ring = circleRing(item.parts);
+        const QPolygonF ring = circleRing(QList<QPolygonF>(item.parts.cbegin(), item.parts.cbegin() + used));
         item.type = Geometry::Type::Polygon;
-        item.parts.clear();
-        if (!ring.isEmpty()) item.parts << ring;
+        used = 0;
+        if (!ring.isEmpty()) item.parts[startPart(0)] = ring;
     } else if (item.type == Geometry::Type::Line || item.type == Geometry::Type::Polygon) {
         qsizetype kept = 0;
-        for (qsizetype i = 0; i < item.parts.size(); ++i)
+        for (qsizetype i = 0; i < used; ++i)
             if (simplifyPixels(item.parts[i], item.type == Geometry::Type::Polygon)) {
-                if (kept != i) item.parts[kept] = std::move(item.parts[i]);
+                if (kept != i) std::swap(item.parts[kept], item.parts[i]);
                 ++kept;
             }
-        item.parts.resize(kept);
+        used = kept;
     }
+    item.parts.resize(used);
     item.top = HUGE_VAL, item.bottom = -HUGE_VAL;
     for (const QPolygonF& part : std::as_const(item.parts))
         for (const QPointF& pt : part) item.top = std::min(item.top, pt.y()), item.bottom = std::max(item.bottom, pt.y());
-    return item;
 }
 
 }  // namespace
@@ -430,7 +437,10 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
             f.geometry = std::move(g).value();
             if (f.geometry.isEmpty()) continue;
         }
-        DrawItem item = toPixels(f.geometry, pixels);
+        DrawItem* const slot = items.next();
+        if (!slot) return fail(QStringLiteral("layer '%1': too many features to draw").arg(m_layer.name));
+        DrawItem& item = *slot;
+        toPixels(f.geometry, pixels, item);
         item.cls = cls;
         if (keepValues) item.values = f.values;
         item.text = f.text;
@@ -440,7 +450,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
             item.ownStyles = std::shared_ptr<const QList<StyleDef>>(own, &own->styles);
             item.ownLabels = std::shared_ptr<const QList<LabelDef>>(own, &own->labels);
         }
-        if (!items.push(std::move(item))) return fail(QStringLiteral("layer '%1': too many features to draw").arg(m_layer.name));
+        items.publish();
         ++trace.features;
     }
     trace.db = source->takeDbTraces();

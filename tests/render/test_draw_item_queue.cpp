@@ -57,6 +57,46 @@ private Q_SLOTS:
         QVERIFY(!items.waitFor(200));
         QVERIFY(items.waitFor(199));
     }
+
+    void aQueueOnTheSameThreadReusesTheItemsBuffers()
+    {
+        const QPointF* points = nullptr;
+        {
+            DrawItemQueue items;
+            DrawItem* item = items.next();
+            QVERIFY(item);
+            item->cls = 3;
+            item->parts = {QPolygonF(QList<QPointF>(50, QPointF(1, 2)))};
+            item->values = {QStringLiteral("motorway")};
+            item->text = QStringLiteral("A1");
+            item->ownStyles = std::make_shared<const QList<StyleDef>>(QList<StyleDef>(1));
+            points = item->parts[0].constData();
+            items.publish();
+        }
+        DrawItemQueue again;
+        DrawItem* item = again.next();
+        QVERIFY(item);
+        // Nothing of the feature it held is left but the polygon to refill.
+        QCOMPARE(item->cls, -1);
+        QVERIFY(item->values.isEmpty());
+        QVERIFY(item->text.isEmpty());
+        QVERIFY(!item->ownStyles);
+        QCOMPARE(item->parts.size(), 1);
+        QCOMPARE(item->parts[0].constData(), points);
+        QVERIFY(item->parts[0].capacity() >= 50);
+    }
+
+    void largePolygonsAreNotKept()
+    {
+        {
+            DrawItemQueue items;
+            DrawItem* item = items.next();
+            item->parts = {QPolygonF(QList<QPointF>(100000, QPointF(1, 2)))};
+            items.publish();
+        }
+        DrawItemQueue again;
+        QVERIFY(again.next()->parts.isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDrawItemQueue)
