@@ -53,13 +53,15 @@ private Q_SLOTS:
         // workers each get their own worker back afterwards, although the
         // other's worker became idle last.
         WorkerThreads workers(2);
-        std::atomic<bool> bStarted{false}, bDone{false}, aDone{false};
+        std::atomic<bool> aStarted{false}, bDone{false}, aDone{false};
         auto worker = [] { return QByteArray::number(qulonglong(std::hash<std::thread::id>{}(std::this_thread::get_id()))); };
         auto job = [&] { return Response{200, {}, worker(), {}}; };
         QByteArray aFirst, bFirst, bSecond;
         std::thread b([&] {
+            // Runs while A's job holds the other worker (B could otherwise
+            // finish before A asks, and A would take B's worker).
             bFirst = workers.run([&] {
-                bStarted = true;
+                while (!aStarted) std::this_thread::yield();
                 return job();
             }).body;
             bDone = true;
@@ -69,7 +71,8 @@ private Q_SLOTS:
         // A's job holds its worker until B's job has finished: A's worker is
         // then the last to become idle, on top of the stack.
         aFirst = workers.run([&] {
-            while (!bStarted || !bDone) std::this_thread::yield();
+            aStarted = true;
+            while (!bDone) std::this_thread::yield();
             return job();
         }).body;
         aDone = true;
