@@ -1,5 +1,7 @@
 #include "encode/pixel_rows.h"
 
+#include "encode/cpu_features.h"
+
 #include <array>
 #include <vector>
 
@@ -56,9 +58,6 @@ __attribute__((target("ssse3"))) int rowToRgbSsse3(const uint32_t* in, int width
     }
     return x;
 }
-
-// Static initialisers may run before libgcc has looked at the CPU.
-const bool kHasSsse3 = (__builtin_cpu_init(), __builtin_cpu_supports("ssse3"));
 #endif
 
 }  // namespace
@@ -66,7 +65,7 @@ const bool kHasSsse3 = (__builtin_cpu_init(), __builtin_cpu_supports("ssse3"));
 void rowToRgb(const uint32_t* in, int width, uint8_t* out) {
     int x = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (kHasSsse3) x = rowToRgbSsse3(in, width, out);
+    if (cpu::hasSsse3()) x = rowToRgbSsse3(in, width, out);
 #endif
     out += 3 * x;
     for (; x < width; ++x) {

@@ -1,5 +1,7 @@
 #include "encode/png_row_filter.h"
 
+#include "encode/cpu_features.h"
+
 #include <array>
 #include <cstdlib>
 
@@ -51,10 +53,6 @@ template <PngFilter F>
     for (size_t i = bpp; i < stride; ++i) out[i] = uint8_t(row[i] - predict<F>(row[i - bpp], prior[i], prior[i - bpp]));
 }
 
-}  // namespace
-
-namespace {
-
 #if defined(__x86_64__) && defined(__GNUC__)
 // A bit per byte from one compare, counted at once: the compiler's own
 // vectorisation widened every byte to a 64-bit sum.
@@ -69,9 +67,6 @@ __attribute__((target("avx2,popcnt"))) size_t countSubZerosAvx2(const uint8_t* r
     for (; i < stride; ++i) zeros += row[i] == row[i - bpp];
     return zeros;
 }
-
-// Static initialisers may run before libgcc has looked at the CPU.
-const bool kHasAvx2 = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"));
 #endif
 
 }  // namespace
@@ -81,7 +76,7 @@ size_t countSubZeros(const uint8_t* row, size_t stride, size_t bpp)
     size_t zeros = 0;
     for (size_t i = 0; i < bpp && i < stride; ++i) zeros += row[i] == 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (kHasAvx2) return stride > bpp ? zeros + countSubZerosAvx2(row, stride, bpp) : zeros;
+    if (cpu::hasAvx2()) return stride > bpp ? zeros + countSubZerosAvx2(row, stride, bpp) : zeros;
 #endif
     for (size_t i = bpp; i < stride; ++i) zeros += row[i] == row[i - bpp];
     return zeros;
