@@ -111,6 +111,7 @@ bool PgRowStream::start(const PostgisStatement& st)
         return false;
     }
     m_pending = readRow();
+    m_waited = {};  // the wait for the first row is the statement's, not the rows'
     return m_error.isEmpty();
 }
 
@@ -119,15 +120,7 @@ const PGresult* PgRowStream::nextRow()
     PQclear(m_row);
     m_row = nullptr;
     if (m_pending) std::swap(m_row, m_pending);
-    else if (m_busy && ((++m_rowsRead & 255) != 0 || !m_cancel.isCancelled())) {
-        if (PQisBusy(m_lease.conn())) {
-            const auto start = std::chrono::steady_clock::now();
-            m_row = readRow();
-            m_waited += std::chrono::steady_clock::now() - start;
-        } else {
-            m_row = readRow();
-        }
-    }
+    else if (m_busy && ((++m_rowsRead & 255) != 0 || !m_cancel.isCancelled())) m_row = readRow();
     return m_row;
 }
 
@@ -157,8 +150,17 @@ PGresult* PgRowStream::readRow()
 // deadline passed. With `work`, the whileWaiting work runs before each sleep.
 bool PgRowStream::waitForResult(const QDeadlineTimer& deadline, bool work)
 {
+    // Only a read that has to wait is timed: a row already here costs no clock read.
+    if (!PQisBusy(m_lease.conn())) return true;
+    const auto start = std::chrono::steady_clock::now();
+    const bool ok = pollForResult(deadline, work && m_whileWaiting);
+    m_waited += std::chrono::steady_clock::now() - start;
+    return ok;
+}
+
+bool PgRowStream::pollForResult(const QDeadlineTimer& deadline, bool work)
+{
     PGconn* conn = m_lease.conn();
-    work = work && m_whileWaiting;
     while (PQisBusy(conn)) {
         if (!m_cancelSent && m_cancel.isCancelled()) {
             m_cancelSent = true;

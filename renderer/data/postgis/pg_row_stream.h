@@ -37,8 +37,8 @@ public:
     // The next row, valid until the next call; null at the end of the rows,
     // on an error (error()) and once the token is cancelled.
     const PGresult* nextRow();
-    // The time nextRow() has spent waiting for rows still on their way
-    // (whileWaiting work included); reading a row already here is not timed.
+    // The time spent waiting for rows still on their way since the first
+    // one (whileWaiting work included); reading a row already here is not timed.
     std::chrono::steady_clock::duration waited() const { return m_waited; }
     // Called in nextRow() instead of sleeping while the next row is still on
     // its way (FeatureQuery::whileWaiting); each call that did some work is
@@ -60,6 +60,7 @@ public:
 
 private:
     bool waitForResult(const QDeadlineTimer& deadline = QDeadlineTimer(QDeadlineTimer::Forever), bool work = false);
+    bool pollForResult(const QDeadlineTimer& deadline, bool work);
     PGresult* readRow();
     void drain(const QDeadlineTimer& deadline = QDeadlineTimer(QDeadlineTimer::Forever));
     void finish();
