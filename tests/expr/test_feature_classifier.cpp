@@ -17,13 +17,14 @@ ClassDef classOf(ExpressionDef::Type type, const QString& text, double maxScaleD
     return c;
 }
 
-// A layer classified by its "type" attribute, compiled and bound to `fields`.
-bool classifyByType(FeatureClassifier& classifier, const QList<ClassDef>& classes, const QStringList& fields)
+// A layer classified by its "type" attribute. A classifier compiled from
+// it points into it: the test keeps it alive.
+LayerDef classifiedByType(const QList<ClassDef>& classes)
 {
     LayerDef layer;
     layer.classItem = QStringLiteral("type");
     layer.classes = classes;
-    return classifier.compile(layer) && classifier.bind(fields);
+    return layer;
 }
 
 }  // namespace
@@ -33,12 +34,12 @@ class TestFeatureClassifier : public QObject {
 private Q_SLOTS:
     void repeatedValuesKeepTheirClass()
     {
+        const LayerDef layer = classifiedByType({classOf(ExpressionDef::Type::String, QStringLiteral("trunk")),
+                                                 classOf(ExpressionDef::Type::Regex, QStringLiteral("^res")),
+                                                 classOf(ExpressionDef::Type::List, QStringLiteral("track,path"))});
         FeatureClassifier classifier;
-        QVERIFY(classifyByType(classifier,
-                               {classOf(ExpressionDef::Type::String, QStringLiteral("trunk")),
-                                classOf(ExpressionDef::Type::Regex, QStringLiteral("^res")),
-                                classOf(ExpressionDef::Type::List, QStringLiteral("track,path"))},
-                               {QStringLiteral("name"), QStringLiteral("type")}));
+        QVERIFY(classifier.compile(layer));
+        QVERIFY(classifier.bind({QStringLiteral("name"), QStringLiteral("type")}));
 
         // One shared string, as a reader hands out a repeated value.
         const QString trunk = QStringLiteral("trunk");
@@ -64,11 +65,11 @@ private Q_SLOTS:
     {
         // More distinct shared strings than the memo holds, interleaved and
         // repeated: every answer as from a classifier that remembers nothing.
+        const LayerDef layer = classifiedByType({classOf(ExpressionDef::Type::Regex, QStringLiteral("^t[0-9]*[02468]$")),
+                                                 classOf(ExpressionDef::Type::List, QStringLiteral("t3,t7,t11,t19"))});
         FeatureClassifier classifier;
-        QVERIFY(classifyByType(classifier,
-                               {classOf(ExpressionDef::Type::Regex, QStringLiteral("^t[0-9]*[02468]$")),
-                                classOf(ExpressionDef::Type::List, QStringLiteral("t3,t7,t11,t19"))},
-                               {QStringLiteral("type")}));
+        QVERIFY(classifier.compile(layer));
+        QVERIFY(classifier.bind({QStringLiteral("type")}));
         QStringList types;
         for (int i = 0; i < 23; ++i) types << QStringLiteral("t%1").arg(i);
         for (int round = 0; round < 3; ++round)
@@ -81,11 +82,11 @@ private Q_SLOTS:
 
     void scaleIsPartOfTheAnswer()
     {
+        const LayerDef layer = classifiedByType({classOf(ExpressionDef::Type::String, QStringLiteral("trunk"), 50000),
+                                                 classOf(ExpressionDef::Type::None, {})});
         FeatureClassifier classifier;
-        QVERIFY(classifyByType(classifier,
-                               {classOf(ExpressionDef::Type::String, QStringLiteral("trunk"), 50000),
-                                classOf(ExpressionDef::Type::None, {})},
-                               {QStringLiteral("type")}));
+        QVERIFY(classifier.compile(layer));
+        QVERIFY(classifier.bind({QStringLiteral("type")}));
         const QStringList values{QStringLiteral("trunk")};
         QCOMPARE(classifier.classify(values, 10000), 0);
         QCOMPARE(classifier.classify(values, 100000), 1);
@@ -94,11 +95,11 @@ private Q_SLOTS:
 
     void logicalExpressionsReadEveryValue()
     {
+        const LayerDef layer = classifiedByType({classOf(ExpressionDef::Type::String, QStringLiteral("trunk")),
+                                                 classOf(ExpressionDef::Type::Logical, QStringLiteral("[lanes] > 2"))});
         FeatureClassifier classifier;
-        QVERIFY(classifyByType(classifier,
-                               {classOf(ExpressionDef::Type::String, QStringLiteral("trunk")),
-                                classOf(ExpressionDef::Type::Logical, QStringLiteral("[lanes] > 2"))},
-                               {QStringLiteral("type"), QStringLiteral("lanes")}));
+        QVERIFY(classifier.compile(layer));
+        QVERIFY(classifier.bind({QStringLiteral("type"), QStringLiteral("lanes")}));
         const QString road = QStringLiteral("road");
         QStringList values{road, QStringLiteral("4")};
         QCOMPARE(classifier.classify(values, 0), 1);
