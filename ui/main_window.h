@@ -121,7 +121,8 @@ private:
     MapDocument* m_document;
     // One engine context for the workbench: the canvas and the embedded
     // server draw from the same PostgreSQL pool, as the Server panel shows.
-    EngineContextPtr m_engine = std::make_shared<const EngineContext>();
+    EngineContextPtr m_engine =
+        std::make_shared<const EngineContext>(PgPoolSettings{}, EngineContext::kDefaultPgRowCacheBytes);
     MapCanvas* m_canvas;
     TraceRelay* m_relay;
     LayerListModel* m_layerModel;

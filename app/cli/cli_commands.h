@@ -2,6 +2,7 @@
 // The maptune-cli subcommands (DESIGN.md "Command line"). Each returns the
 // process exit status: 0 success, 1 user error (message on stderr), 2 usage.
 
+#include "data/engine_context.h"
 #include "data/postgis/pg_connection_pool.h"
 #include "mapfile/map_def.h"
 
@@ -54,6 +55,7 @@ struct ServeOptions {
     QString fastcgi;          // a unix socket path or ":PORT": FastCGI instead of HTTP
     QStringList allowedRoots; // more data roots (mapfile/data_roots.h)
     PgPoolSettings pg;        // the PostgreSQL pool every served map shares
+    int pgRowCacheMb = int(EngineContext::kDefaultPgRowCacheBytes >> 20);  // 0: no row cache
     double drainS = 2;        // SIGTERM: seconds /health says "draining" before the listener closes
     int instances = 1;        // how many serve processes share the database (for the budget)
     int pgBudget = 0;         // the database's connections for all of them; 0: no check

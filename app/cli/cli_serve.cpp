@@ -91,8 +91,8 @@ int runServe(const ServeOptions& o)
     }
     if (o.gdalCacheMb > 0) BlockCacheBudget::setFixed(qint64(o.gdalCacheMb) * 1024 * 1024);
     else BlockCacheBudget::startAdaptive();
-    // One pool for every served map, reloads included.
-    MapRegistry registry(std::make_shared<const EngineContext>(o.pg));
+    // One pool and row cache for every served map, reloads included.
+    MapRegistry registry(std::make_shared<const EngineContext>(o.pg, size_t(o.pgRowCacheMb) << 20));
     for (const QString& path : o.mapfiles)
         if (const Status added = registry.addMapFile(path); !added) {
             printError(added.message());

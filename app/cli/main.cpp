@@ -97,6 +97,11 @@ int main(int argc, char** argv)
                       "seconds to connect, unless the CONNECTION string sets connect_timeout")
         ->check(CLI::PositiveNumber)->capture_default_str();
 
+    int sPgRowCache = int(EngineContext::kDefaultPgRowCacheBytes >> 20);
+    serve->add_option("--pg-row-cache-mb", sPgRowCache,
+                      "PostGIS rows kept decoded between draws, keyed by tuple version (ctid, xmin), so that a draw asks "
+                      "the database only which rows are in its box; 0: read every row of every draw")
+        ->check(CLI::NonNegativeNumber)->capture_default_str();
     int sGdalCache = 0;
     serve->add_option("--gdal-cache-mb", sGdalCache,
                       "GDAL's raster block cache for the whole process, in MB (default: GDAL_CACHEMAX if set, else 256 MB until "
@@ -172,6 +177,7 @@ int main(int argc, char** argv)
         so.pgBudget = sBudget;
         so.allowProfile = sAllowProfile;
         so.gdalCacheMb = sGdalCache;
+        so.pgRowCacheMb = sPgRowCache;
         return cli::runServe(so);
     }
     if (*explain) return cli::runExplain({q(eMap), q(eLayer), q(eBbox)});

@@ -59,7 +59,7 @@ int main(int argc, char** argv)
         return 1;
     }
     char sql[4096];
-    snprintf(sql, sizeof sql, "SELECT %s%s", argv[1], WHERE);
+    snprintf(sql, sizeof sql, "SELECT %s%s%s%s", argv[1], WHERE, getenv("PGWHERE") ? " AND " : "", getenv("PGWHERE") ? getenv("PGWHERE") : "");
     PGresult* prepared = PQprepare(conn, "q", sql, 0, NULL);
     if (PQresultStatus(prepared) != PGRES_COMMAND_OK) {
         fprintf(stderr, "%s", PQerrorMessage(conn));

@@ -62,6 +62,10 @@ public:
     // Fills `f` (reusing its buffers); false at the end or on error (see error()).
     virtual bool next(Feature& f) = 0;
     virtual QString error() const { return {}; }
+    // Whether a server process on this machine works for this cursor until
+    // its last row is read (a local PostgreSQL producing and sending whole
+    // rows): a helper thread drawing meanwhile would take that core.
+    virtual bool keepsLocalServerBusy() const { return false; }
 };
 
 // One instance per thread and layer use; not shared between threads.
@@ -76,9 +80,6 @@ public:
     virtual Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) = 0;
     // Database calls made by the last query (PostGIS); empty for files.
     virtual QList<DbTrace> takeDbTraces() { return {}; }
-    // Whether the features come from a server process on this machine (a
-    // local PostgreSQL): reading then needs that process's CPU as well.
-    virtual bool servedOnThisMachine() const { return false; }
     // Whether reading waits for a server's rows (a database), during which
     // FeatureQuery::whileWaiting gets the thread.
     virtual bool readsFromServer() const { return false; }

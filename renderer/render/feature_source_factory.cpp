@@ -66,7 +66,7 @@ Result<std::unique_ptr<FeatureSource>> openFeatureSource(const MapDef& map, cons
         return std::unique_ptr<FeatureSource>(std::move(src).value());
     }
     if (layer.connectionType == ConnectionType::PostGIS) {
-        auto src = PostgisFeatureSource::open(layer, context.sharedPgPool());
+        auto src = PostgisFeatureSource::open(layer, context.sharedPgPool(), context.sharedPgRowCache());
         if (!src) return failed(src.message());
         return std::unique_ptr<FeatureSource>(std::move(src).value());
     }

@@ -5,7 +5,29 @@
 #include <algorithm>
 #include <cmath>
 
+#include <pthread.h>
+#include <sched.h>
+
 namespace maptune {
+
+namespace {
+
+// The helper runs on any core but the reader's. Started while the other core
+// is busy (a local PostgreSQL backend sending the rows), the kernel places it
+// beside the reader, and the two then share one core for the whole draw
+// while the other idles: at concurrency 1, 3 of 4 PostGIS draws took twice
+// their CPU time in wall time. The thread ends with the layer.
+void keepOffThisCore(std::thread& t)
+{
+    const int here = sched_getcpu();
+    cpu_set_t allowed;
+    if (here < 0 || sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+    CPU_CLR(here, &allowed);
+    if (CPU_COUNT(&allowed) == 0) return;
+    pthread_setaffinity_np(t.native_handle(), sizeof allowed, &allowed);
+}
+
+}  // namespace
 
 LineBandPainter::LineBandPainter(QImage& canvas, const LayerDef& layer, const StyleResolver& resolver, double scale,
                                  DrawItemQueue& items, const CancelToken& cancel, Helper helper)
@@ -19,6 +41,7 @@ LineBandPainter::LineBandPainter(QImage& canvas, const LayerDef& layer, const St
     }
     m_split = m_target.height / 2;
     m_helper = std::thread([this] { helperMain(); });
+    keepOffThisCore(m_helper);
 }
 
 LineBandPainter::~LineBandPainter()

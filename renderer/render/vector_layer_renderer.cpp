@@ -398,10 +398,11 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
     const double scale = m_layer.symbolScaleDenom > 0 && m_view.scaleDenom > 0 ? m_layer.symbolScaleDenom / m_view.scaleDenom : 1;
 
     // When this render has a core to itself, a line layer that strokes
-    // directly is drawn on two threads. A file's features are drawn while
-    // they are read; a local PostgreSQL's rows come from a server process
-    // that needs that core until the last row is sent (a helper drawing then
-    // slowed the query more than it gained: 4805 vs 5628 req/min at c=1).
+    // directly is drawn on two threads. A file's features (and cached
+    // PostGIS rows) are drawn while they are read; a local PostgreSQL's whole
+    // rows come from a server process that needs that core until the last
+    // row is sent (a helper drawing then slowed the query more than it
+    // gained: 4805 vs 5628 req/min at c=1).
     // A database's reader draws the first pass itself while rows are on
     // their way, on one thread or two.
     DrawItemQueue items;
@@ -411,7 +412,7 @@ bool VectorLayerRenderer::render(QImage& canvas, LayerTrace& trace, const Cancel
         using Helper = LineBandPainter::Helper;
         if (RenderLoad::hasSpareCore())
             bands.emplace(canvas, m_layer, resolver, scale, items, cancel,
-                          source->servedOnThisMachine() ? Helper::AfterReader : Helper::FollowsReader);
+                          cursor->keepsLocalServerBusy() ? Helper::AfterReader : Helper::FollowsReader);
         else if (source->readsFromServer())
             bands.emplace(canvas, m_layer, resolver, scale, items, cancel, Helper::None);
         if (bands) drawsWhileWaiting = &*bands;

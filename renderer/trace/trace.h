@@ -24,6 +24,10 @@ struct DbTrace {
     double fetchMs = 0;
     qint64 rows = 0;
     qint64 bytes = 0;
+    // Rows taken from the row cache instead of decoded (pg_row_cache.h), and
+    // rows left out because they changed between the tuple ids and the fetch.
+    qint64 cachedRows = 0;
+    qint64 changedRows = 0;
     bool newConnection = false;
     bool prepared = false;      // run as a statement prepared once on its connection
     QString error;

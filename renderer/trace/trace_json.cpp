@@ -33,6 +33,8 @@ QJsonObject dbJson(const DbTrace& db, double start)
                   {QStringLiteral("fetchMs"), rounded(db.fetchMs)},
                   {QStringLiteral("rows"), db.rows},
                   {QStringLiteral("bytes"), db.bytes},
+                  {QStringLiteral("cachedRows"), db.cachedRows},
+                  {QStringLiteral("changedRows"), db.changedRows},
                   {QStringLiteral("newConnection"), db.newConnection},
                   {QStringLiteral("prepared"), db.prepared},
                   {QStringLiteral("phases"), phases}};

@@ -14,6 +14,7 @@
 // pooled one turns out dead, so the pool recovers from a server restart.
 
 #include "core/result.h"
+#include "data/postgis/postgis_metadata.h"
 
 #include <QHash>
 #include <QMutex>
@@ -110,6 +111,8 @@ struct PgPoolSettings {
 struct PgSourceInfo {
     int srid = 0;
     QStringList columns;    // all columns of the source, for "*" attribute requests
+    // The table's oid and file, for the row cache; nothing until looked up.
+    std::optional<PgTableVersion> table;
 };
 
 class PgConnectionPool {

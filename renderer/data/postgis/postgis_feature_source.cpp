@@ -3,114 +3,17 @@
 #include "data/postgis/pg_conninfo.h"
 #include "data/postgis/pg_result.h"
 #include "data/postgis/pg_row_stream.h"
+#include "data/postgis/postgis_cached_cursor.h"
+#include "data/postgis/postgis_cursor.h"
+#include "data/postgis/postgis_fallback_cursor.h"
 #include "data/postgis/postgis_metadata.h"
-#include "data/repeated_values.h"
 #include "mapfile/processing.h"
 
 #include <libpq-fe.h>
 
-#include <charconv>
-#include <chrono>
-
 namespace maptune {
 
 namespace {
-
-// `using unique` as text; a key that is not an integer numbers the row instead.
-qint64 uniqueId(const char* text, int length, qint64 row)
-{
-    qint64 id = 0;
-    const auto [end, ec] = std::from_chars(text, text + length, id);
-    return ec == std::errc() && end == text + length ? id : row;
-}
-
-// Rows of one streamed statement, decoded as they arrive. Adds the time the
-// renderer spends waiting for and decoding rows, and their count and bytes,
-// to the layer's DbTrace as it pulls them; the whileWaiting work done inside
-// a wait is not fetch time.
-//
-// Every wait for the server is timed (the stream does), but the decoding of
-// only one row in kSampleEvery, scaled to all rows: two clock reads per row
-// were 2 % of a loaded PostGIS server's CPU, and rows decode alike.
-class PostgisCursor : public FeatureCursor {
-public:
-    using Clock = std::chrono::steady_clock;
-
-    PostgisCursor(std::unique_ptr<PgRowStream> stream, QStringList fields, bool hasUid, std::shared_ptr<DbTrace> trace,
-                  std::function<bool()> whileWaiting)
-        : m_stream(std::move(stream)), m_fields(std::move(fields)), m_hasUid(hasUid), m_trace(std::move(trace)),
-          m_whileWaiting(std::move(whileWaiting))
-    {
-        if (m_whileWaiting)
-            m_stream->setWhileWaiting([this] {
-                const Clock::time_point start = Clock::now();
-                const bool worked = m_whileWaiting();
-                m_worked += Clock::now() - start;
-                return worked;
-            });
-    }
-    const QStringList& fields() const override { return m_fields; }
-    QString error() const override { return m_stream->error().isEmpty() ? m_error : m_stream->error(); }
-
-    bool next(Feature& f) override
-    {
-        const bool sampled = m_calls++ % kSampleEvery == 0;
-        const Clock::duration waitedBefore = m_stream->waited();
-        const Clock::time_point start = sampled ? Clock::now() : Clock::time_point();
-        const bool ok = advance(f);
-        if (sampled) {
-            m_decoded += Clock::now() - start - (m_stream->waited() - waitedBefore);
-            ++m_samples;
-        }
-        const double decodedMs = std::chrono::duration<double, std::milli>(m_decoded).count() * double(m_calls) / double(m_samples);
-        m_trace->fetchMs = std::chrono::duration<double, std::milli>(m_stream->waited() - m_worked).count() + decodedMs;
-        if (!ok && m_trace->error.isEmpty()) m_trace->error = error();
-        return ok;
-    }
-
-private:
-    bool advance(Feature& f)
-    {
-        const int nFields = int(m_fields.size());
-        const int geomCol = nFields;
-        while (const PGresult* r = m_stream->nextRow()) {
-            const qint64 row = m_trace->rows++;
-            if (PQgetisnull(r, 0, geomCol)) continue;
-            const int len = PQgetlength(r, 0, geomCol);
-            m_trace->bytes += len;
-            const Status decoded =
-                decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, 0, geomCol)), size_t(len), f.geometry);
-            if (!decoded) {
-                m_error = QStringLiteral("row %1: bad WKB from PostGIS: %2").arg(row).arg(decoded.message());
-                return false;
-            }
-            if (f.geometry.isEmpty()) continue;
-            f.values.resize(nFields);
-            for (int i = 0; i < nFields; ++i) {
-                const int n = PQgetlength(r, 0, i);
-                m_trace->bytes += n;
-                f.values[i] = PQgetisnull(r, 0, i) ? QString()
-                                                   : m_values.value(i, QByteArrayView(PQgetvalue(r, 0, i), n),
-                                                                    [](QByteArrayView raw) { return QString::fromUtf8(raw); });
-            }
-            f.id = m_hasUid ? uniqueId(PQgetvalue(r, 0, geomCol + 1), PQgetlength(r, 0, geomCol + 1), row) : row;
-            return true;
-        }
-        return false;
-    }
-
-    std::unique_ptr<PgRowStream> m_stream;
-    QStringList m_fields;
-    RepeatedValues m_values{int(m_fields.size())};
-    bool m_hasUid;
-    std::shared_ptr<DbTrace> m_trace;
-    std::function<bool()> m_whileWaiting;
-    static constexpr quint64 kSampleEvery = 8;
-    quint64 m_calls = 0, m_samples = 0;
-    Clock::duration m_decoded{0};  // in the sampled calls, waits excluded
-    Clock::duration m_worked{0};   // whileWaiting work inside the waits
-    QString m_error;
-};
 
 bool connectionLost(const PgLease& lease)
 {
@@ -120,7 +23,8 @@ bool connectionLost(const PgLease& lease)
 }  // namespace
 
 Result<std::unique_ptr<PostgisFeatureSource>> PostgisFeatureSource::open(const LayerDef& layer,
-                                                                         std::shared_ptr<PgConnectionPool> pool)
+                                                                         std::shared_ptr<PgConnectionPool> pool,
+                                                                         std::shared_ptr<PgRowCache> rowCache)
 {
     if (layer.connection.trimmed().isEmpty())
         return Error(QStringLiteral("CONNECTION is empty; give a libpq connection string such as "
@@ -131,9 +35,14 @@ Result<std::unique_ptr<PostgisFeatureSource>> PostgisFeatureSource::open(const L
     const QString close = opts.value(QStringLiteral("CLOSE_CONNECTION"), {}).trimmed().toUpper();
     if (!close.isEmpty() && close != QLatin1String("ALWAYS") && close != QLatin1String("DEFER") && close != QLatin1String("NORMAL"))
         return Error(QStringLiteral("PROCESSING \"CLOSE_CONNECTION=%1\": expected ALWAYS, DEFER or NORMAL").arg(close));
+    const QString rowCacheOpt = opts.value(QStringLiteral("ROW_CACHE"), {}).trimmed().toUpper();
+    if (!rowCacheOpt.isEmpty() && rowCacheOpt != QLatin1String("ON") && rowCacheOpt != QLatin1String("OFF"))
+        return Error(QStringLiteral("PROCESSING \"ROW_CACHE=%1\": expected ON or OFF").arg(rowCacheOpt));
     std::unique_ptr<PostgisFeatureSource> src(new PostgisFeatureSource);
+    if (rowCacheOpt != QLatin1String("OFF") && rowCache && rowCache->budgetBytes() > 0) src->m_rowCache = std::move(rowCache);
     src->m_layer = layer.name;
     src->m_conninfo = layer.connection;
+    src->m_local = pgConnInfoIsLocal(layer.connection);
     src->m_dataText = layer.data;
     src->m_data = *data;
     src->m_nativeFilter = opts.value(QStringLiteral("NATIVE_FILTER"), {});
@@ -267,61 +176,179 @@ Result<PostgisStatement> PostgisFeatureSource::statement(const QStringList& colu
     return PostgisStatement::select(spec);
 }
 
-Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const FeatureQuery& q)
+std::shared_ptr<DbTrace> PostgisFeatureSource::newTrace() const
 {
     auto t = std::make_shared<DbTrace>();
     t->layer = m_layer;
+    return t;
+}
+
+Result<std::unique_ptr<PgRowStream>> PostgisFeatureSource::run(const std::shared_ptr<DbTrace>& trace, const CancelToken& cancel,
+                                                               const std::function<Result<PostgisStatement>(PgLease&)>& build)
+{
+    DbTrace& t = *trace;
+    // Listed after the metadata round trips `build` may make.
     auto failWith = [&](const QString& message) -> Error {
-        t->error = message;
-        m_traces << t;
+        t.error = message;
+        m_traces << trace;
         return Error(message);
     };
-    const bool wantAll = q.attributes.contains(QStringLiteral("*"));
     // A pooled connection can be dead (server restarted): retry once on a fresh one.
     for (int attempt = 0;; ++attempt) {
         Result<PgLease> leased = lease();
         if (!leased) return failWith(leased.message());
         PgLease& l = *leased;
-        t->poolWaitMs += l.waitMs();
-        t->connectMs += l.connectMs();
-        t->newConnection = t->newConnection || l.isNew();
-        const Result<PgSourceInfo> info = sourceInfo(l, wantAll);
-        if (!info) {
+        t.poolWaitMs += l.waitMs();
+        t.connectMs += l.connectMs();
+        t.newConnection = t.newConnection || l.isNew();
+        const Result<PostgisStatement> st = build(l);
+        if (!st) {
             if (attempt == 0 && !l.isNew() && connectionLost(l)) { l.discard(); continue; }
-            return failWith(info.message());
+            return failWith(st.message());
         }
-        PostgisSelectSpec spec;
-        spec.data = m_data;
-        spec.columns = resolveColumns(q.attributes, *info);
-        spec.bbox = q.bbox;
-        spec.srid = info->srid;
-        spec.nativeFilter = m_nativeFilter;
-        spec.conditions = m_conditions;
-        spec.limit = q.maxFeatures;
-        spec.uniqueKey = q.sourceIds;
-        const Result<PostgisStatement> st = PostgisStatement::select(spec);
-        if (!st) return failWith(st.message());
-        t->sql = st->sql;
-        t->params = st->params;
+        t.sql = st->sql;
+        if (t.params.isEmpty()) t.params = st->params;
         const bool fresh = l.isNew();
         Stopwatch clock;
-        auto stream = std::make_unique<PgRowStream>(std::move(l), q.cancel);
+        auto stream = std::make_unique<PgRowStream>(std::move(l), cancel);
         const bool started = stream->start(*st);
-        t->queryMs += clock.elapsedMs();
-        t->prepared = stream->prepared();
+        t.queryMs += clock.elapsedMs();
+        t.prepared = stream->prepared();
         if (!started) {
             // Twice at most: a dead pooled connection, then a pooler found out.
             if (attempt < 2 && stream->retryable() && (!fresh || stream->stoppedPreparing())) continue;
             return failWith(stream->error());
         }
-        m_traces << t;
-        return std::unique_ptr<FeatureCursor>(
-            std::make_unique<PostgisCursor>(std::move(stream), spec.columns, spec.uniqueKey && !m_data.uniqueColumn.isEmpty(), t,
-                                            q.whileWaiting));
+        m_traces << trace;
+        return stream;
     }
 }
 
-bool PostgisFeatureSource::servedOnThisMachine() const { return pgConnInfoIsLocal(m_conninfo); }
+PostgisSelectSpec PostgisFeatureSource::selectSpec(const FeatureQuery& q, const PgSourceInfo& info) const
+{
+    PostgisSelectSpec spec;
+    spec.data = m_data;
+    spec.columns = resolveColumns(q.attributes, info);
+    spec.bbox = q.bbox;
+    spec.srid = info.srid;
+    spec.nativeFilter = m_nativeFilter;
+    spec.conditions = m_conditions;
+    spec.limit = q.maxFeatures;
+    spec.uniqueKey = q.sourceIds;
+    return spec;
+}
+
+Result<PgTableVersion> PostgisFeatureSource::tableVersion(PgLease& lease, PgSourceInfo info) const
+{
+    if (info.table) return *info.table;
+    auto t = newTrace();
+    m_traces << t;
+    const Result<PgTableVersion> table = lookupPostgisTable(lease.conn(), m_data, [&](const QString& sql, double ms, const QString& err) {
+        t->sql = sql;
+        t->queryMs = ms;
+        t->error = err;
+    });
+    if (!table) return table.error();
+    info.table = *table;
+    m_pool->setSourceInfo(m_conninfo, m_dataText, info);
+    return *table;
+}
+
+void PostgisFeatureSource::forgetTableVersion() const
+{
+    std::optional<PgSourceInfo> info = m_pool->sourceInfo(m_conninfo, m_dataText);
+    if (!info) return;
+    info->table.reset();
+    m_pool->setSourceInfo(m_conninfo, m_dataText, *info);
+}
+
+Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const FeatureQuery& q)
+{
+    // The cache holds drawn rows: a query that needs the source's own keys
+    // (GetFeatureInfo) or feature styles reads the table as MapServer does.
+    if (!m_rowCache || q.sourceIds || q.featureStyle) return queryRows(q);
+
+    enum class Mode { Plain, Ids, Fill } mode = Mode::Plain;
+    PostgisSelectSpec spec;
+    std::shared_ptr<PgRowCacheScope> scope;
+    PgRowCacheSnapshotPtr snapshot;
+    quint32 file = 0;
+    auto t = newTrace();
+    const bool wantAll = q.attributes.contains(QStringLiteral("*"));
+    Result<std::unique_ptr<PgRowStream>> stream = run(t, q.cancel, [&](PgLease& l) -> Result<PostgisStatement> {
+        const Result<PgSourceInfo> info = sourceInfo(l, wantAll);
+        if (!info) return info.error();
+        spec = selectSpec(q, *info);
+        const Result<PgTableVersion> table = tableVersion(l, *info);
+        if (!table) return table.error();
+        if (!table->cacheable()) {
+            mode = Mode::Plain;
+            return PostgisStatement::select(spec);
+        }
+        scope = m_rowCache->scope(m_conninfo, PostgisStatement::rowsByTupleId(spec).sql);
+        file = table->file;
+        spec.guard = PostgisStatement::tableVersionGuard(table->oid, table->file);
+        snapshot = scope->snapshot();
+        // Asking for tuple ids first pays when most rows are here; a draw
+        // elsewhere reads its rows in full and keeps them.
+        if (snapshot && snapshot->tableFile() == file && snapshot->rows() > 0 && scope->missRatio() <= 0.5) {
+            mode = Mode::Ids;
+            return PostgisStatement::tupleIds(spec);
+        }
+        mode = Mode::Fill;
+        spec.tupleIds = true;
+        return PostgisStatement::select(spec);
+    });
+    if (!stream) return stream.error();
+
+    std::unique_ptr<FeatureCursor> guarded;
+    if (mode == Mode::Plain) {
+        auto cursor = std::make_unique<PostgisCursor>(std::move(*stream), spec.columns, false, t, q.whileWaiting);
+        cursor->setLocalServer(m_local);
+        return std::unique_ptr<FeatureCursor>(std::move(cursor));
+    }
+    if (mode == Mode::Fill) {
+        auto cursor = std::make_unique<PostgisCursor>(std::move(*stream), spec.columns, false, t, q.whileWaiting);
+        cursor->setLocalServer(m_local);
+        cursor->keepRowsIn(scope, file);
+        guarded = std::move(cursor);
+    } else {
+        PostgisCachedRead read;
+        read.ids = std::move(*stream);
+        read.scope = scope;
+        read.snapshot = snapshot;
+        read.fields = spec.columns;
+        spec.tupleIds = true;
+        read.fetch = PostgisStatement::rowsByTupleId(spec);
+        read.trace = t;
+        read.run = [this, cancel = q.cancel](const PostgisStatement& st, const std::shared_ptr<DbTrace>& ft) {
+            return run(ft, cancel, [&](PgLease&) -> Result<PostgisStatement> { return st; });
+        };
+        read.whileWaiting = q.whileWaiting;
+        guarded = std::make_unique<PostgisCachedCursor>(std::move(read));
+    }
+    return std::unique_ptr<FeatureCursor>(std::make_unique<PostgisFallbackCursor>(
+        std::move(guarded), [t] { return t->rows; }, [this, q] { return queryRows(q); },
+        [this] { forgetTableVersion(); }));
+}
+
+Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::queryRows(const FeatureQuery& q)
+{
+    PostgisSelectSpec spec;
+    auto t = newTrace();
+    const bool wantAll = q.attributes.contains(QStringLiteral("*"));
+    Result<std::unique_ptr<PgRowStream>> stream = run(t, q.cancel, [&](PgLease& l) -> Result<PostgisStatement> {
+        const Result<PgSourceInfo> info = sourceInfo(l, wantAll);
+        if (!info) return info.error();
+        spec = selectSpec(q, *info);
+        return PostgisStatement::select(spec);
+    });
+    if (!stream) return stream.error();
+    auto cursor = std::make_unique<PostgisCursor>(std::move(*stream), spec.columns,
+                                                  spec.uniqueKey && !m_data.uniqueColumn.isEmpty(), t, q.whileWaiting);
+    cursor->setLocalServer(m_local);
+    return std::unique_ptr<FeatureCursor>(std::move(cursor));
+}
 
 QList<DbTrace> PostgisFeatureSource::takeDbTraces()
 {

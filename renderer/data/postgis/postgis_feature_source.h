@@ -9,10 +9,17 @@
 // PROCESSING "CLOSE_CONNECTION=ALWAYS" uses a fresh, unpooled connection per
 // draw; "=DEFER", "=NORMAL" or nothing use the pool (MapTune pools by
 // default: reconnecting per request made PostGIS 2x slower than files).
+//
+// With a row cache (EngineContext), a drawn map of a plain table reads its
+// rows once and afterwards asks only for the tuple ids in its box
+// (pg_row_cache.h, postgis_cached_cursor.h); PROCESSING "ROW_CACHE=OFF"
+// reads every draw's rows in full, as MapServer does.
 
 #include "core/result.h"
 #include "data/feature_source.h"
 #include "data/postgis/pg_connection_pool.h"
+#include "data/postgis/pg_row_cache.h"
+#include "data/postgis/pg_row_stream.h"
 #include "data/postgis/postgis_data_def.h"
 #include "data/postgis/postgis_statement.h"
 
@@ -22,8 +29,10 @@ namespace maptune {
 
 class PostgisFeatureSource : public FeatureSource {
 public:
+    // `rowCache` null: no row cache.
     static Result<std::unique_ptr<PostgisFeatureSource>> open(const LayerDef& layer,
-                                                              std::shared_ptr<PgConnectionPool> pool);
+                                                              std::shared_ptr<PgConnectionPool> pool,
+                                                              std::shared_ptr<PgRowCache> rowCache = nullptr);
 
     QStringList fields() const override;
     std::optional<Crs> nativeCrs() const override;
@@ -32,7 +41,6 @@ public:
     std::optional<Rect> extent() const override;
     Result<std::unique_ptr<FeatureCursor>> query(const FeatureQuery& q) override;
     QList<DbTrace> takeDbTraces() override;
-    bool servedOnThisMachine() const override;
     bool readsFromServer() const override { return true; }
 
     // The statement query() would run (metadata looked up if needed), for
@@ -48,15 +56,30 @@ private:
     PostgisFeatureSource() = default;
     Result<PgSourceInfo> sourceInfo(PgLease& lease, bool wantColumns) const;
     QStringList resolveColumns(const QStringList& attributes, const PgSourceInfo& info) const;
+    PostgisSelectSpec selectSpec(const FeatureQuery& q, const PgSourceInfo& info) const;
+    // A trace for one statement of this draw.
+    std::shared_ptr<DbTrace> newTrace() const;
+    // Starts the statement `build` makes on a connection of the layer's (it
+    // may look metadata up on it first), retrying on a fresh connection
+    // when a pooled one died; `t` gets the timings and the SQL and is listed
+    // in takeDbTraces() from then on.
+    Result<std::unique_ptr<PgRowStream>> run(const std::shared_ptr<DbTrace>& t, const CancelToken& cancel,
+                                             const std::function<Result<PostgisStatement>(PgLease&)>& build);
+    // Every row in full, no cache (MapServer's way).
+    Result<std::unique_ptr<FeatureCursor>> queryRows(const FeatureQuery& q);
+    Result<PgTableVersion> tableVersion(PgLease& lease, PgSourceInfo info) const;
+    void forgetTableVersion() const;
 
     QString m_layer;
     QString m_conninfo;
+    bool m_local = false;  // the server runs on this machine
     QString m_dataText;
     PostgisDataDef m_data;
     QString m_nativeFilter;
     QList<RequestConditionDef> m_conditions;  // the request's TIME / dimensions
     bool m_pooled = true;
     std::shared_ptr<PgConnectionPool> m_pool;
+    std::shared_ptr<PgRowCache> m_rowCache;  // null: off
     mutable QList<std::shared_ptr<DbTrace>> m_traces;  // completed by cursors as they read
 };
 

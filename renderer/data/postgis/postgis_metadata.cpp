@@ -51,6 +51,19 @@ Result<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, const Pg
     return PQntuples(r.get()) == 1 ? QByteArray(PQgetvalue(r.get(), 0, 0)).toInt() : 0;
 }
 
+Result<PgTableVersion> lookupPostgisTable(PGconn* conn, const PostgisDataDef& data, const PgRoundTripRecorder& record)
+{
+    if (data.isSubselect()) return PgTableVersion{};
+    QString err;
+    PgResult r = run(conn,
+                     QStringLiteral("SELECT c.oid, pg_relation_filenode(c.oid) FROM pg_class c "
+                                    "WHERE c.oid = to_regclass($1) AND c.relkind = 'r' AND NOT c.relhassubclass"),
+                     {data.fromClause()}, record, &err);
+    if (!err.isEmpty()) return Error(err);
+    if (PQntuples(r.get()) != 1 || PQgetisnull(r.get(), 0, 1)) return PgTableVersion{};
+    return PgTableVersion{QByteArray(PQgetvalue(r.get(), 0, 0)).toUInt(), QByteArray(PQgetvalue(r.get(), 0, 1)).toUInt()};
+}
+
 Result<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid,
                                          const PgRoundTripRecorder& record)
 {

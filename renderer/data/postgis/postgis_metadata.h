@@ -21,6 +21,17 @@ using PgRoundTripRecorder = std::function<void(const QString& sql, double ms, co
 // Find_SRID() for a table; for a subselect (or a table not registered in
 // geometry_columns) the SRID of its first geometry (0 when it has no rows).
 Result<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, const PgRoundTripRecorder& record);
+// A table source's identity for the row cache (pg_row_cache.h): its oid and
+// the file its rows are in. Zero oid when DATA is a subselect, a view, a
+// partitioned or foreign table, or a table with inheritance children (their
+// ctids are not one table's).
+struct PgTableVersion {
+    quint32 oid = 0;
+    quint32 file = 0;
+    bool cacheable() const { return oid != 0 && file != 0; }
+};
+Result<PgTableVersion> lookupPostgisTable(PGconn* conn, const PostgisDataDef& data, const PgRoundTripRecorder& record);
+
 Result<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid,
                                          const PgRoundTripRecorder& record);
 

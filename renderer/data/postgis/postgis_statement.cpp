@@ -45,18 +45,17 @@ PostgisStatement PostgisStatement::extent(const PostgisSelectSpec& spec)
     return st;
 }
 
-Result<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec)
+namespace {
+
+// What select() and tupleIds() share: the FROM item, the WHERE (bbox,
+// NATIVE_FILTER, TIME / dimension conditions, guard) with its parameters, the LIMIT.
+Result<PostgisStatement> restricted(const PostgisSelectSpec& spec, const QString& selectList)
 {
     const PostgisDataDef& d = spec.data;
     const Rect& b = spec.bbox;
     const bool hasBox = b.isValid();
     if (hasBox && !(std::isfinite(b.minx) && std::isfinite(b.miny) && std::isfinite(b.maxx) && std::isfinite(b.maxy)))
         return Error(QStringLiteral("the query box is not finite"));
-    QStringList select;
-    select.reserve(spec.columns.size() + 2);
-    for (const QString& c : spec.columns) select << quotePgIdentifier(c) + QLatin1String("::text");
-    select << QStringLiteral("ST_AsBinary(%1,'NDR')").arg(d.quotedGeometry());
-    if (spec.uniqueKey && !d.uniqueColumn.isEmpty()) select << quotePgIdentifier(d.uniqueColumn) + QLatin1String("::text");
 
     PostgisStatement st;
     QString from = d.fromClause();
@@ -89,11 +88,52 @@ Result<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec)
         }
         where << QLatin1Char('(') + alternatives.join(QLatin1String(" OR ")) + QLatin1Char(')');
     }
+    if (!spec.guard.isEmpty()) where << spec.guard;
 
-    st.sql = QLatin1String("SELECT ") + select.join(QLatin1Char(',')) + QLatin1String(" FROM ") + from;
+    st.sql = QLatin1String("SELECT ") + selectList + QLatin1String(" FROM ") + from;
     if (!where.isEmpty()) st.sql += QLatin1String(" WHERE ") + where.join(QLatin1String(" AND "));
     if (spec.limit >= 0) st.sql += QStringLiteral(" LIMIT %1").arg(spec.limit);
     return st;
+}
+
+QString rowSelectList(const PostgisSelectSpec& spec)
+{
+    const PostgisDataDef& d = spec.data;
+    QStringList select;
+    select.reserve(spec.columns.size() + 4);
+    for (const QString& c : spec.columns) select << quotePgIdentifier(c) + QLatin1String("::text");
+    select << QStringLiteral("ST_AsBinary(%1,'NDR')").arg(d.quotedGeometry());
+    if (spec.uniqueKey && !d.uniqueColumn.isEmpty()) select << quotePgIdentifier(d.uniqueColumn) + QLatin1String("::text");
+    if (spec.tupleIds) select << QStringLiteral("ctid") << QStringLiteral("xmin");
+    return select.join(QLatin1Char(','));
+}
+
+}  // namespace
+
+Result<PostgisStatement> PostgisStatement::select(const PostgisSelectSpec& spec)
+{
+    return restricted(spec, rowSelectList(spec));
+}
+
+Result<PostgisStatement> PostgisStatement::tupleIds(const PostgisSelectSpec& spec)
+{
+    return restricted(spec, QStringLiteral("ctid,xmin"));
+}
+
+PostgisStatement PostgisStatement::rowsByTupleId(const PostgisSelectSpec& spec)
+{
+    PostgisStatement st;
+    st.sql = QLatin1String("SELECT ") + rowSelectList(spec) + QLatin1String(" FROM ") + spec.data.fromClause() +
+             QLatin1String(" WHERE ctid = ANY($1::tid[])");
+    if (!spec.guard.isEmpty()) st.sql += QLatin1String(" AND ") + spec.guard;
+    return st;
+}
+
+QString PostgisStatement::tableVersionGuard(quint32 oid, quint32 file)
+{
+    return QStringLiteral("pg_relation_filenode(%1::oid) = %2 AND NOT (SELECT relhassubclass FROM pg_class WHERE oid = %1)")
+        .arg(oid)
+        .arg(file);
 }
 
 QString PostgisStatement::display() const

@@ -25,6 +25,11 @@ struct PostgisSelectSpec {
     // (a mapfile name), values bound and typed by the column.
     QList<RequestConditionDef> conditions;
     bool uniqueKey = true;   // select DATA's `using unique` column after the geometry
+    // Select each row's ctid and xmin last (the row cache's key, pg_row_cache.h).
+    bool tupleIds = false;
+    // A condition on no row (tableVersionGuard): the planner tests it once
+    // per statement, and when it is false the statement returns no rows.
+    QString guard;
 };
 
 struct PostgisStatement {
@@ -33,8 +38,19 @@ struct PostgisStatement {
     int float8Params = 0;    // the first this many are float8; the rest the server types by their column
 
     // Result layout: columns 0..n-1 are the attributes, then the WKB, then
-    // the unique id when DATA has `using unique`.
+    // the unique id when DATA has `using unique`, then ctid and xmin when
+    // spec.tupleIds.
     static Result<PostgisStatement> select(const PostgisSelectSpec& spec);
+    // The same rows' ctid and xmin only: what a draw whose rows are cached
+    // asks the server. Attributes, WKB and unique id are not selected.
+    static Result<PostgisStatement> tupleIds(const PostgisSelectSpec& spec);
+    // select()'s columns for the tuples in $1 (a tid[] in text form,
+    // {"(0,1)","(7,3)"}), whatever the bbox, filters and limit: the rows of tuple ids
+    // a draw did not find in the cache. spec.guard applies.
+    static PostgisStatement rowsByTupleId(const PostgisSelectSpec& spec);
+    // True while table `oid` still keeps its rows in file `file` and has no
+    // inheritance children (whose ctids would repeat the parent's).
+    static QString tableVersionGuard(quint32 oid, quint32 file);
     // msPostGISLayerGetExtent: one row of four float8 (xmin, ymin, xmax, ymax;
     // NULL when no row has a geometry) over the whole source, the mapfile's
     // NATIVE_FILTER applied, !BOX! opened to the world. spec.bbox, columns,

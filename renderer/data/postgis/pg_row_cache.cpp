@@ -1,0 +1,167 @@
+#include "data/postgis/pg_row_cache.h"
+
+#include <QMutexLocker>
+
+namespace maptune {
+
+namespace {
+
+quint32 readBigEndian32(const char* p)
+{
+    const auto* u = reinterpret_cast<const unsigned char*>(p);
+    return quint32(u[0]) << 24 | quint32(u[1]) << 16 | quint32(u[2]) << 8 | quint32(u[3]);
+}
+
+// Reading draws that found fewer than this share of their rows here: their
+// area moved, and rows no draw asks for may give way to theirs.
+constexpr double kRefillMissRatio = 0.5;
+
+}  // namespace
+
+bool PgTupleId::fromBinary(const char* tid, int tidLength, const char* xid, int xidLength, PgTupleId& out)
+{
+    if (tidLength != 6 || xidLength != 4) return false;
+    const auto* u = reinterpret_cast<const unsigned char*>(tid);
+    out.block = readBigEndian32(tid);
+    out.offset = quint16(u[4] << 8 | u[5]);
+    out.xmin = readBigEndian32(xid);
+    return out.offset > 0;
+}
+
+QByteArray PgTupleId::ctidText() const
+{
+    return '(' + QByteArray::number(block) + ',' + QByteArray::number(offset) + ')';
+}
+
+void PgCachedRow::geometryInto(Geometry& g) const
+{
+    const Header& h = header();
+    const auto* xy = reinterpret_cast<const double*>(m_data + sizeof(Header));
+    const auto* parts = reinterpret_cast<const int*>(xy + size_t(h.points) * 2);
+    g.type = Geometry::Type(h.type);
+    g.xy.assign(xy, xy + size_t(h.points) * 2);
+    g.partStart.assign(parts, parts + h.parts);
+}
+
+void PgRowBatch::add(const PgTupleId& id, const Geometry& g, const QByteArrayView* values, int count)
+{
+    using Header = PgCachedRow::Header;
+    const size_t start = m_bytes.size();
+    size_t n = sizeof(Header) + g.xy.size() * sizeof(double) + g.partStart.size() * sizeof(int);
+    for (int i = 0; i < count; ++i) n += sizeof(qint32) + size_t(std::max<qsizetype>(values[i].size(), 0));
+    m_bytes.resize(start + ((n + 7) & ~size_t(7)));
+    unsigned char* p = m_bytes.data() + start;
+    const Header h{quint32(g.type), quint32(g.xy.size() / 2), quint32(g.partStart.size()), quint32(std::max(count, 0))};
+    std::memcpy(p, &h, sizeof h);
+    p += sizeof h;
+    if (!g.xy.empty()) std::memcpy(p, g.xy.data(), g.xy.size() * sizeof(double));
+    p += g.xy.size() * sizeof(double);
+    if (!g.partStart.empty()) std::memcpy(p, g.partStart.data(), g.partStart.size() * sizeof(int));
+    p += g.partStart.size() * sizeof(int);
+    for (int i = 0; i < count; ++i) {
+        const qint32 len = values[i].data() ? qint32(values[i].size()) : -1;
+        std::memcpy(p, &len, sizeof len);
+        p += sizeof len;
+        if (len > 0) std::memcpy(p, values[i].data(), size_t(len));
+        if (len > 0) p += len;
+    }
+    m_rows.emplace_back(id, start);
+}
+
+std::shared_ptr<PgRowCacheScope> PgRowCache::scope(const QString& conninfo, const QString& shape)
+{
+    const QString key = conninfo + QLatin1Char('\n') + shape;
+    QMutexLocker lock(&m_mutex);
+    std::shared_ptr<PgRowCacheScope>& s = m_scopes[key];
+    if (!s) s = std::make_shared<PgRowCacheScope>(*this);
+    return s;
+}
+
+bool PgRowCache::reserve(size_t n)
+{
+    size_t used = m_bytes.load(std::memory_order_relaxed);
+    do {
+        if (used + n > m_budget) return false;
+    } while (!m_bytes.compare_exchange_weak(used, used + n, std::memory_order_relaxed));
+    return true;
+}
+
+PgRowCacheScope::~PgRowCacheScope()
+{
+    if (m_snapshot) m_cache.release(m_snapshot->m_bytes);
+}
+
+PgRowCacheSnapshotPtr PgRowCacheScope::snapshot() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_snapshot;
+}
+
+void PgRowCacheScope::clear()
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_snapshot) m_cache.release(m_snapshot->m_bytes);
+    m_snapshot.reset();
+}
+
+void PgRowCacheScope::recordMisses(size_t rows, size_t misses)
+{
+    m_missRatio.store(rows ? double(misses) / double(rows) : 0.0, std::memory_order_relaxed);
+}
+
+size_t PgRowCacheScope::publish(quint32 file, PgRowBatch rows)
+{
+    using Page = PgRowCacheSnapshot::Page;
+    constexpr size_t kSlotBytes = sizeof(PgRowCacheSnapshot::Slot);
+    const size_t wanted = rows.bytes() + rows.size() * kSlotBytes;
+
+    QMutexLocker lock(&m_mutex);
+    const auto now = std::chrono::steady_clock::now();
+    bool keep = m_snapshot && m_snapshot->m_file == file;
+    if (keep && m_cache.bytes() + wanted > m_cache.budgetBytes() && missRatio() > kRefillMissRatio &&
+        now - m_lastRefill >= kRefillInterval) {
+        keep = false;
+        m_lastRefill = now;
+    }
+    auto next = std::make_shared<PgRowCacheSnapshot>();
+    next->m_file = file;
+    if (keep) {
+        next->m_pages = m_snapshot->m_pages;
+        next->m_blocks = m_snapshot->m_blocks;
+        next->m_rows = m_snapshot->m_rows;
+        next->m_bytes = m_snapshot->m_bytes;
+    } else if (m_snapshot) {
+        m_cache.release(m_snapshot->m_bytes);
+    }
+    // All of the batch's bytes are reserved or none: its rows share one block.
+    size_t held = 0;
+    if (rows.size() > 0 && m_cache.reserve(wanted)) {
+        auto block = std::make_shared<const std::vector<unsigned char>>(std::move(rows.m_bytes));
+        next->m_blocks.push_back(block);
+        next->m_bytes += wanted;
+        // Pages this publish copied (and may change); the rest stay shared.
+        std::vector<std::shared_ptr<Page>> copied;
+        for (const auto& [id, offset] : rows.m_rows) {
+            if (id.offset == 0) continue;
+            if (id.block >= next->m_pages.size()) next->m_pages.resize(size_t(id.block) + 1);
+            if (id.block >= copied.size()) copied.resize(next->m_pages.size());
+            std::shared_ptr<Page>& page = copied[id.block];
+            if (!page) {
+                const auto& old = next->m_pages[id.block];
+                page = old ? std::make_shared<Page>(*old) : std::make_shared<Page>();
+                next->m_pages[id.block] = page;
+            }
+            if (page->size() < id.offset) page->resize(id.offset);
+            PgRowCacheSnapshot::Slot& slot = (*page)[size_t(id.offset) - 1];
+            ++held;
+            if (slot.row && slot.xmin == id.xmin) continue;  // another draw put it here first
+            if (!slot.row) ++next->m_rows;
+            slot.xmin = id.xmin;
+            slot.row = block->data() + offset;
+        }
+    }
+    m_snapshot = std::move(next);
+    return held;
+}
+
+}  // namespace maptune

@@ -1,0 +1,154 @@
+#include "data/postgis/postgis_cached_cursor.h"
+
+#include <libpq-fe.h>
+
+namespace maptune {
+
+namespace {
+
+double ms(std::chrono::steady_clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+}  // namespace
+
+PostgisCachedCursor::PostgisCachedCursor(PostgisCachedRead read) : m_read(std::move(read))
+{
+    if (m_read.whileWaiting)
+        m_read.ids->setWhileWaiting([this] {
+            const Clock::time_point start = Clock::now();
+            const bool worked = m_read.whileWaiting();
+            m_worked += Clock::now() - start;
+            return worked;
+        });
+}
+
+bool PostgisCachedCursor::fail(const QString& message)
+{
+    m_error = message;
+    if (m_read.trace->error.isEmpty()) m_read.trace->error = message;
+    return false;
+}
+
+void PostgisCachedCursor::updateFetchMs()
+{
+    m_read.trace->fetchMs = ms(m_read.ids->waited() - m_worked);
+}
+
+const unsigned char* PostgisCachedCursor::row(const PgTupleId& id) const
+{
+    if (const unsigned char* r = m_read.snapshot->find(id)) return r;
+    const auto it = m_fetchedIndex.find(id);
+    return it == m_fetchedIndex.end() ? nullptr : m_fetched.rowData(it->second);
+}
+
+void PostgisCachedCursor::fill(Feature& f, PgCachedRow r)
+{
+    r.geometryInto(f.geometry);
+    f.values.resize(m_read.fields.size());
+    r.forEachValue([&](int i, QByteArrayView raw) {
+        if (i >= f.values.size()) return;
+        f.values[i] = raw.data() ? m_values.value(i, raw, [](QByteArrayView v) { return QString::fromUtf8(v); }) : QString();
+    });
+    f.id = m_returned++;
+}
+
+bool PostgisCachedCursor::next(Feature& f)
+{
+    DbTrace& t = *m_read.trace;
+    if (!m_idsDone) {
+        while (const PGresult* r = m_read.ids->nextRow()) {
+            ++t.rows;
+            t.bytes += PQgetlength(r, 0, 0) + PQgetlength(r, 0, 1);
+            PgTupleId id;
+            if (!PgTupleId::fromBinary(PQgetvalue(r, 0, 0), PQgetlength(r, 0, 0), PQgetvalue(r, 0, 1), PQgetlength(r, 0, 1), id))
+                return fail(QStringLiteral("row %1: ctid and xmin unreadable").arg(t.rows - 1));
+            if (m_pending.empty()) {
+                if (const unsigned char* cached = m_read.snapshot->find(id)) {
+                    ++t.cachedRows;
+                    if (!PgCachedRow(cached).hasGeometry()) continue;
+                    fill(f, PgCachedRow(cached));
+                    return true;
+                }
+            }
+            m_pending.push_back(id);
+        }
+        m_idsDone = true;
+        updateFetchMs();
+        if (!m_read.ids->error().isEmpty()) return fail(m_read.ids->error());
+        m_read.ids.reset();  // its connection back to the pool before the fetch takes one
+        if (!m_pending.empty() && !fetchMissing()) return false;
+        m_read.scope->recordMisses(size_t(t.rows), m_fetched.size());
+    }
+    while (m_next < m_pending.size()) {
+        const unsigned char* r = row(m_pending[m_next++]);
+        if (!r) {
+            ++t.changedRows;
+            continue;
+        }
+        if (!PgCachedRow(r).hasGeometry()) continue;
+        fill(f, PgCachedRow(r));
+        return true;
+    }
+    return false;
+}
+
+bool PostgisCachedCursor::fetchMissing()
+{
+    QByteArray tids = "{";
+    int missing = 0;
+    for (const PgTupleId& id : m_pending) {
+        if (m_read.snapshot->find(id)) {
+            ++m_read.trace->cachedRows;
+            continue;
+        }
+        if (missing++) tids += ',';
+        tids += '"' + id.ctidText() + '"';
+    }
+    tids += '}';
+    if (missing == 0) return true;
+    PostgisStatement st = m_read.fetch;
+    st.params = {QString::fromLatin1(tids)};
+    auto trace = std::make_shared<DbTrace>();
+    DbTrace& t = *trace;
+    t.layer = m_read.trace->layer;
+    t.params = {QStringLiteral("%1 tuple ids").arg(missing)};
+    Result<std::unique_ptr<PgRowStream>> stream = m_read.run(st, trace);
+    if (!stream) return fail(stream.message());
+    const Clock::time_point start = Clock::now();
+    while (const PGresult* r = (*stream)->nextRow())
+        if (!decodeFetched(r, t)) return false;
+    t.fetchMs = ms(Clock::now() - start);
+    if (!(*stream)->error().isEmpty()) {
+        t.error = (*stream)->error();
+        return fail(t.error);
+    }
+    m_read.scope->publish(m_read.snapshot->tableFile(), m_fetched);  // a copy: this draw reads its own
+    return true;
+}
+
+bool PostgisCachedCursor::decodeFetched(const PGresult* r, DbTrace& t)
+{
+    const int nFields = int(m_read.fields.size());
+    const int geomCol = nFields, idCol = nFields + 1;
+    ++t.rows;
+    PgTupleId id;
+    if (!PgTupleId::fromBinary(PQgetvalue(r, 0, idCol), PQgetlength(r, 0, idCol), PQgetvalue(r, 0, idCol + 1),
+                               PQgetlength(r, 0, idCol + 1), id))
+        return fail(QStringLiteral("row %1: ctid and xmin unreadable").arg(t.rows - 1));
+    m_geometry.clear();
+    if (!PQgetisnull(r, 0, geomCol)) {
+        const int len = PQgetlength(r, 0, geomCol);
+        t.bytes += len;
+        const Status decoded = decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, 0, geomCol)), size_t(len), m_geometry);
+        if (!decoded) return fail(QStringLiteral("row %1: bad WKB from PostGIS: %2").arg(t.rows - 1).arg(decoded.message()));
+    }
+    m_rawValues.resize(size_t(nFields));
+    for (int i = 0; i < nFields; ++i) {
+        t.bytes += PQgetlength(r, 0, i);
+        m_rawValues[size_t(i)] = PQgetisnull(r, 0, i) ? QByteArrayView() : QByteArrayView(PQgetvalue(r, 0, i), PQgetlength(r, 0, i));
+    }
+    m_fetchedIndex.emplace(id, m_fetched.size());
+    m_fetched.add(id, m_geometry, m_rawValues.data(), nFields);
+    return true;
+}
+
+}  // namespace maptune
