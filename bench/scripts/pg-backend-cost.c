@@ -7,9 +7,11 @@
  *   /tmp/pg-backend-cost "type::text, ST_AsBinary(geom,'NDR')" [RUNS]
  *   /tmp/pg-backend-cost "1, 1"
  *
+ *   PGWHERE="pg_relation_filenode(...) = ..." /tmp/pg-backend-cost "ctid, xmin"
+ *
  * Needs ../shared/bench/postgis-up (table roads, port 55432) on this machine:
  * the backend's CPU time comes from /proc. PGCONN overrides the connection
- * string. Prints three rounds: backend CPU ms, wall ms and bytes per query. */
+ * string; PGWHERE adds a condition (ANDed) to the box. Prints three rounds: backend CPU ms, wall ms and bytes per query. */
 #include <libpq-fe.h>
 
 #include <stdio.h>
