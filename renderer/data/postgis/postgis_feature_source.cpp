@@ -224,8 +224,12 @@ Result<std::unique_ptr<PgRowStream>> PostgisFeatureSource::run(const std::shared
     }
 }
 
-PostgisSelectSpec PostgisFeatureSource::selectSpec(const FeatureQuery& q, const PgSourceInfo& info) const
+Result<PostgisSelectSpec> PostgisFeatureSource::selectSpec(PgLease& lease, const FeatureQuery& q, PgSourceInfo* infoOut) const
 {
+    const Result<PgSourceInfo> looked = sourceInfo(lease, q.attributes.contains(QStringLiteral("*")));
+    if (!looked) return looked.error();
+    const PgSourceInfo& info = *looked;
+    if (infoOut) *infoOut = info;
     PostgisSelectSpec spec;
     spec.data = m_data;
     spec.columns = resolveColumns(q.attributes, info);
@@ -274,12 +278,12 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
     PgRowCacheSnapshotPtr snapshot;
     quint32 file = 0;
     auto t = newTrace();
-    const bool wantAll = q.attributes.contains(QStringLiteral("*"));
     Result<std::unique_ptr<PgRowStream>> stream = run(t, q.cancel, [&](PgLease& l) -> Result<PostgisStatement> {
-        const Result<PgSourceInfo> info = sourceInfo(l, wantAll);
-        if (!info) return info.error();
-        spec = selectSpec(q, *info);
-        const Result<PgTableVersion> table = tableVersion(l, *info);
+        PgSourceInfo info;
+        Result<PostgisSelectSpec> specified = selectSpec(l, q, &info);
+        if (!specified) return specified.error();
+        spec = std::move(*specified);
+        const Result<PgTableVersion> table = tableVersion(l, info);
         if (!table) return table.error();
         if (!table->cacheable()) {
             mode = Mode::Plain;
@@ -336,11 +340,10 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::queryRows(const Fea
 {
     PostgisSelectSpec spec;
     auto t = newTrace();
-    const bool wantAll = q.attributes.contains(QStringLiteral("*"));
     Result<std::unique_ptr<PgRowStream>> stream = run(t, q.cancel, [&](PgLease& l) -> Result<PostgisStatement> {
-        const Result<PgSourceInfo> info = sourceInfo(l, wantAll);
-        if (!info) return info.error();
-        spec = selectSpec(q, *info);
+        Result<PostgisSelectSpec> specified = selectSpec(l, q);
+        if (!specified) return specified.error();
+        spec = std::move(*specified);
         return PostgisStatement::select(spec);
     });
     if (!stream) return stream.error();

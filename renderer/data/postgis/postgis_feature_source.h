@@ -56,7 +56,9 @@ private:
     PostgisFeatureSource() = default;
     Result<PgSourceInfo> sourceInfo(PgLease& lease, bool wantColumns) const;
     QStringList resolveColumns(const QStringList& attributes, const PgSourceInfo& info) const;
-    PostgisSelectSpec selectSpec(const FeatureQuery& q, const PgSourceInfo& info) const;
+    // The draw's SELECT for `q`, metadata looked up on `lease` if not cached
+    // (and handed out through `info`).
+    Result<PostgisSelectSpec> selectSpec(PgLease& lease, const FeatureQuery& q, PgSourceInfo* info = nullptr) const;
     // A trace for one statement of this draw.
     std::shared_ptr<DbTrace> newTrace() const;
     // Starts the statement `build` makes on a connection of the layer's (it
