@@ -75,6 +75,7 @@ bool PostgisCachedCursor::next(Feature& f)
         updateFetchMs();
         if (!m_read.ids->error().isEmpty()) return fail(m_read.ids->error());
         m_read.ids.reset();  // its connection back to the pool before the fetch takes one
+        if (m_read.cancel.isCancelled()) return false;
         if (!m_pending.empty() && !fetchMissing()) return false;
         m_read.scope->recordMisses(size_t(t.rows), m_fetched.size());
     }

@@ -35,6 +35,7 @@ struct PostgisCachedRead {
     std::function<Result<std::unique_ptr<PgRowStream>>(const PostgisStatement&, const std::shared_ptr<DbTrace>&)> run;
     std::shared_ptr<DbTrace> trace;  // the tuple ids' statement
     std::function<bool()> whileWaiting;
+    CancelToken cancel;  // a cancelled draw fetches nothing more and records no misses
 };
 
 class PostgisCachedCursor : public FeatureCursor {

@@ -329,6 +329,7 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
             return run(ft, cancel, [&](PgLease&) -> Result<PostgisStatement> { return st; });
         };
         read.whileWaiting = q.whileWaiting;
+        read.cancel = q.cancel;
         guarded = std::make_unique<PostgisCachedCursor>(std::move(read));
     }
     return std::unique_ptr<FeatureCursor>(std::make_unique<PostgisFallbackCursor>(
