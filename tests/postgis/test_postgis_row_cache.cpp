@@ -113,6 +113,22 @@ private:
     // The same box without a cache: what every cached draw must return.
     QStringList plain(const Rect& box = kBox) { return described(drawLayer(layer(), box, testEngine())); }
     QueryResult cached(const EngineContext& e, const Rect& box = kBox) { return drawLayer(layer(), box, e); }
+    // The layer's source, after a draw of kBox filled the cache; null if it cannot open.
+    std::unique_ptr<FeatureSource> warmSource(const EngineContext& e)
+    {
+        cached(e);
+        MapDef map;
+        auto src = openFeatureSource(map, layer(), e);
+        return src ? std::move(src).value() : nullptr;
+    }
+    static FeatureQuery nameQuery(const Rect& box, bool sourceIds)
+    {
+        FeatureQuery q;
+        q.bbox = box;
+        q.attributes = {QStringLiteral("name")};
+        q.sourceIds = sourceIds;
+        return q;
+    }
 
     PGconn* m_admin = nullptr;
 };
@@ -283,22 +299,17 @@ void TestPostgisRowCache::rowCacheOption()
 void TestPostgisRowCache::featureInfoReadsFullRows()
 {
     const EngineContextPtr engine = cachingEngine();
-    cached(*engine);
-    MapDef map;
-    auto src = openFeatureSource(map, layer(), *engine);
+    const std::unique_ptr<FeatureSource> src = warmSource(*engine);
     QVERIFY(src);
-    FeatureQuery q;
-    q.bbox = {0, 0, 2.2, 0.2};
-    q.attributes = {QStringLiteral("name")};
-    q.sourceIds = true;  // GetFeatureInfo: the table's own keys
-    auto cursor = (*src)->query(q);
+    const FeatureQuery q = nameQuery({0, 0, 2.2, 0.2}, true);  // GetFeatureInfo: the table's own keys
+    auto cursor = src->query(q);
     QVERIFY(cursor);
     QList<qint64> ids;
     Feature f;
     while ((*cursor)->next(f)) ids << f.id;
     std::sort(ids.begin(), ids.end());
     QCOMPARE(ids, (QList<qint64>{1, 2}));
-    const QList<DbTrace> traces = (*src)->takeDbTraces();
+    const QList<DbTrace> traces = src->takeDbTraces();
     QVERIFY(traces.last().sql.contains(QLatin1String("\"gid\"::text")));
     QVERIFY(!traces.last().sql.contains(QLatin1String("ctid")));
 }
@@ -317,15 +328,10 @@ void TestPostgisRowCache::tinyBudgetStillDrawsEveryRow()
 void TestPostgisRowCache::cancelledDrawFetchesNothing()
 {
     const EngineContextPtr engine = cachingEngine();
-    cached(*engine);
-    MapDef map;
-    auto src = openFeatureSource(map, layer(), *engine);
+    const std::unique_ptr<FeatureSource> src = warmSource(*engine);
     QVERIFY(src);
-    FeatureQuery q;
-    q.bbox = {-1, -1, 49.7, 39.7};  // all 2000 roads; the first box's rows cached, the rest not
-    q.attributes = {QStringLiteral("name")};
-    q.sourceIds = false;
-    auto cursor = (*src)->query(q);
+    const FeatureQuery q = nameQuery({-1, -1, 49.7, 39.7}, false);  // all 2000 roads; kBox's cached, the rest not
+    auto cursor = src->query(q);
     QVERIFY(cursor);
     Feature f;
     QVERIFY((*cursor)->next(f));  // the first ids come from the cache
@@ -333,7 +339,7 @@ void TestPostgisRowCache::cancelledDrawFetchesNothing()
     int more = 0;
     while ((*cursor)->next(f)) ++more;
     QVERIFY(more < 1999);
-    for (const DbTrace& t : (*src)->takeDbTraces()) QVERIFY2(!t.sql.contains(QLatin1String("ANY($1::tid[])")), qPrintable(t.sql));
+    for (const DbTrace& t : src->takeDbTraces()) QVERIFY2(!t.sql.contains(QLatin1String("ANY($1::tid[])")), qPrintable(t.sql));
     // The cache is as it was: the whole area drawn next is complete.
     QCOMPARE(described(cached(*engine, q.bbox)), plain(q.bbox));
 }
