@@ -1,6 +1,7 @@
 #include "data/postgis/pg_result.h"
 
 #include "data/postgis/pg_conninfo.h"
+#include "data/postgis/pg_row_cache.h"
 
 #include <libpq-fe.h>
 
@@ -37,6 +38,19 @@ QString pgErrorMessage(PGconn* conn, const PGresult* result)
     if (msg.isEmpty()) msg = QStringLiteral("unknown error");
     if (PQstatus(conn) == CONNECTION_BAD) msg = QStringLiteral("connection to the server lost: %1").arg(msg);
     return QStringLiteral("PostgreSQL: %1").arg(redactPgConnInfo(msg));
+}
+
+bool pgTupleIdAt(const PGresult* row, int column, PgTupleId& out)
+{
+    return PgTupleId::fromBinary(PQgetvalue(row, 0, column), PQgetlength(row, 0, column), PQgetvalue(row, 0, column + 1),
+                                 PQgetlength(row, 0, column + 1), out);
+}
+
+void pgRawValues(const PGresult* row, int count, std::vector<QByteArrayView>& out)
+{
+    out.resize(size_t(count));
+    for (int i = 0; i < count; ++i)
+        out[size_t(i)] = PQgetisnull(row, 0, i) ? QByteArrayView() : QByteArrayView(PQgetvalue(row, 0, i), PQgetlength(row, 0, i));
 }
 
 }  // namespace maptune

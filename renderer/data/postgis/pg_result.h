@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <QByteArray>
+#include <QByteArrayView>
 
 #include <memory>
 #include <vector>
@@ -13,6 +14,8 @@ typedef struct pg_conn PGconn;
 typedef struct pg_result PGresult;
 
 namespace maptune {
+
+struct PgTupleId;
 
 struct PgResultDeleter {
     void operator()(PGresult* r) const;
@@ -33,5 +36,11 @@ struct PgParams {
 PgResult execText(PGconn* conn, const QString& sql, const QStringList& params = {});
 // The database's message ("relation \"x\" does not exist"), with its hint.
 QString pgErrorMessage(PGconn* conn, const PGresult* result);
+
+// Of a binary single-row result: ctid and xmin in `column` and the next
+// (false when they are not a tid and an xid), and the first `count` columns'
+// bytes, a NULL as a view with null data.
+bool pgTupleIdAt(const PGresult* row, int column, PgTupleId& out);
+void pgRawValues(const PGresult* row, int count, std::vector<QByteArrayView>& out);
 
 }  // namespace maptune

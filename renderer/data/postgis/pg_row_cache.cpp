@@ -1,16 +1,11 @@
 #include "data/postgis/pg_row_cache.h"
 
 #include <QMutexLocker>
+#include <QtEndian>
 
 namespace maptune {
 
 namespace {
-
-quint32 readBigEndian32(const char* p)
-{
-    const auto* u = reinterpret_cast<const unsigned char*>(p);
-    return quint32(u[0]) << 24 | quint32(u[1]) << 16 | quint32(u[2]) << 8 | quint32(u[3]);
-}
 
 // Reading draws that found fewer than this share of their rows here: their
 // area moved, and rows no draw asks for may give way to theirs.
@@ -21,10 +16,9 @@ constexpr double kRefillMissRatio = 0.5;
 bool PgTupleId::fromBinary(const char* tid, int tidLength, const char* xid, int xidLength, PgTupleId& out)
 {
     if (tidLength != 6 || xidLength != 4) return false;
-    const auto* u = reinterpret_cast<const unsigned char*>(tid);
-    out.block = readBigEndian32(tid);
-    out.offset = quint16(u[4] << 8 | u[5]);
-    out.xmin = readBigEndian32(xid);
+    out.block = qFromBigEndian<quint32>(tid);
+    out.offset = qFromBigEndian<quint16>(tid + 4);
+    out.xmin = qFromBigEndian<quint32>(xid);
     return out.offset > 0;
 }
 

@@ -18,14 +18,12 @@
 
 #include <QHash>
 #include <QMutex>
+#include <QByteArrayView>
 #include <QStringList>
 
-#include <QByteArrayView>
-
 #include <atomic>
-#include <cstring>
 #include <chrono>
-#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -38,6 +36,7 @@ struct PgTupleId {
     quint32 xmin = 0;
 
     // From binary result columns: tid (6 bytes) and xid (4 bytes), network order.
+    static constexpr int kBinaryBytes = 10;
     static bool fromBinary(const char* tid, int tidLength, const char* xid, int xidLength, PgTupleId& out);
     // "(block,offset)", the tid's text form, for a tid[] parameter.
     QByteArray ctidText() const;
@@ -89,7 +88,6 @@ public:
     size_t bytes() const { return m_bytes.size(); }
     // The row added as number `i`, valid while the batch lives and is not added to.
     const unsigned char* rowData(size_t i) const { return m_bytes.data() + m_rows[i].second; }
-    const PgTupleId& id(size_t i) const { return m_rows[i].first; }
 
 private:
     friend class PgRowCacheScope;

@@ -1,5 +1,7 @@
 #include "data/postgis/postgis_cached_cursor.h"
 
+#include "data/postgis/pg_result.h"
+
 #include <libpq-fe.h>
 
 namespace maptune {
@@ -57,10 +59,9 @@ bool PostgisCachedCursor::next(Feature& f)
     if (!m_idsDone) {
         while (const PGresult* r = m_read.ids->nextRow()) {
             ++t.rows;
-            t.bytes += PQgetlength(r, 0, 0) + PQgetlength(r, 0, 1);
             PgTupleId id;
-            if (!PgTupleId::fromBinary(PQgetvalue(r, 0, 0), PQgetlength(r, 0, 0), PQgetvalue(r, 0, 1), PQgetlength(r, 0, 1), id))
-                return fail(QStringLiteral("row %1: ctid and xmin unreadable").arg(t.rows - 1));
+            if (!pgTupleIdAt(r, 0, id)) return fail(QStringLiteral("row %1: ctid and xmin unreadable").arg(t.rows - 1));
+            t.bytes += PgTupleId::kBinaryBytes;
             if (m_pending.empty()) {
                 if (const unsigned char* cached = m_read.snapshot->find(id)) {
                     ++t.cachedRows;
@@ -132,9 +133,7 @@ bool PostgisCachedCursor::decodeFetched(const PGresult* r, DbTrace& t)
     const int geomCol = nFields, idCol = nFields + 1;
     ++t.rows;
     PgTupleId id;
-    if (!PgTupleId::fromBinary(PQgetvalue(r, 0, idCol), PQgetlength(r, 0, idCol), PQgetvalue(r, 0, idCol + 1),
-                               PQgetlength(r, 0, idCol + 1), id))
-        return fail(QStringLiteral("row %1: ctid and xmin unreadable").arg(t.rows - 1));
+    if (!pgTupleIdAt(r, idCol, id)) return fail(QStringLiteral("row %1: ctid and xmin unreadable").arg(t.rows - 1));
     m_geometry.clear();
     if (!PQgetisnull(r, 0, geomCol)) {
         const int len = PQgetlength(r, 0, geomCol);
@@ -142,11 +141,8 @@ bool PostgisCachedCursor::decodeFetched(const PGresult* r, DbTrace& t)
         const Status decoded = decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, 0, geomCol)), size_t(len), m_geometry);
         if (!decoded) return fail(QStringLiteral("row %1: bad WKB from PostGIS: %2").arg(t.rows - 1).arg(decoded.message()));
     }
-    m_rawValues.resize(size_t(nFields));
-    for (int i = 0; i < nFields; ++i) {
-        t.bytes += PQgetlength(r, 0, i);
-        m_rawValues[size_t(i)] = PQgetisnull(r, 0, i) ? QByteArrayView() : QByteArrayView(PQgetvalue(r, 0, i), PQgetlength(r, 0, i));
-    }
+    pgRawValues(r, nFields, m_rawValues);
+    for (const QByteArrayView& v : m_rawValues) t.bytes += v.size();
     m_fetchedIndex.emplace(id, m_fetched.size());
     m_fetched.add(id, m_geometry, m_rawValues.data(), nFields);
     return true;

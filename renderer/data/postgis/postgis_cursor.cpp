@@ -1,5 +1,7 @@
 #include "data/postgis/postgis_cursor.h"
 
+#include "data/postgis/pg_result.h"
+
 #include <libpq-fe.h>
 
 #include <charconv>
@@ -104,8 +106,7 @@ bool PostgisCursor::advance(Feature& f)
 bool PostgisCursor::keep(const PGresult* r, int column, const Feature* f)
 {
     PgTupleId id;
-    if (!PgTupleId::fromBinary(PQgetvalue(r, 0, column), PQgetlength(r, 0, column), PQgetvalue(r, 0, column + 1),
-                               PQgetlength(r, 0, column + 1), id)) {
+    if (!pgTupleIdAt(r, column, id)) {
         m_error = QStringLiteral("row %1: ctid and xmin unreadable").arg(m_trace->rows - 1);
         return false;
     }
@@ -114,9 +115,7 @@ bool PostgisCursor::keep(const PGresult* r, int column, const Feature* f)
         return true;
     }
     const int n = int(m_fields.size());
-    m_rawValues.resize(size_t(n));
-    for (int i = 0; i < n; ++i)
-        m_rawValues[size_t(i)] = PQgetisnull(r, 0, i) ? QByteArrayView() : QByteArrayView(PQgetvalue(r, 0, i), PQgetlength(r, 0, i));
+    pgRawValues(r, n, m_rawValues);
     m_kept.add(id, f->geometry, m_rawValues.data(), n);
     return true;
 }
