@@ -56,8 +56,9 @@ inline const EngineContextPtr& testEnginePtr()
 }
 inline const EngineContext& testEngine() { return *testEnginePtr(); }
 
+// `sourceIds` false: a drawn map's query (FeatureQuery::sourceIds), which a row cache may serve.
 inline QueryResult runQuery(const LayerDef& layer, const Rect& bbox, const QStringList& attributes = {},
-                            const EngineContext& context = testEngine())
+                            const EngineContext& context = testEngine(), bool sourceIds = true)
 {
     QueryResult out;
     MapDef map;
@@ -70,6 +71,7 @@ inline QueryResult runQuery(const LayerDef& layer, const Rect& bbox, const QStri
     FeatureQuery q;
     q.bbox = bbox;
     q.attributes = attributes;
+    q.sourceIds = sourceIds;
     auto queried = src->query(q);
     if (!queried) {
         out.error = queried.message();

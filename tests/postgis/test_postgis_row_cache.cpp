@@ -57,28 +57,7 @@ QStringList described(const QueryResult& r)
 // A drawn map's query: ids need only be distinct (FeatureQuery::sourceIds).
 QueryResult drawLayer(const LayerDef& l, const Rect& box, const EngineContext& e)
 {
-    QueryResult out;
-    MapDef map;
-    auto opened = openFeatureSource(map, l, e);
-    if (!opened) {
-        out.error = opened.error().message;
-        return out;
-    }
-    FeatureQuery q;
-    q.bbox = box;
-    q.attributes = {QStringLiteral("name")};
-    q.sourceIds = false;
-    auto queried = (*opened)->query(q);
-    if (!queried) {
-        out.error = queried.message();
-    } else {
-        Feature f;
-        while ((*queried)->next(f)) out.features << f;
-        out.error = (*queried)->error();
-        out.ok = out.error.isEmpty();
-    }
-    out.traces = (*opened)->takeDbTraces();
-    return out;
+    return runQuery(l, box, {QStringLiteral("name")}, e, false);
 }
 
 const DbTrace* traceStarting(const QueryResult& r, const char* prefix)
