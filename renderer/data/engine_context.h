@@ -10,14 +10,18 @@
 #include "data/postgis/pg_row_cache.h"
 
 #include <memory>
+#include <optional>
 
 namespace maptune {
 
 class EngineContext {
 public:
-    // `pgRowCacheBytes` 0: no row cache (a one-off render would only fill it).
-    explicit EngineContext(const PgPoolSettings& pg = {}, size_t pgRowCacheBytes = 0)
-        : m_pool(std::make_shared<PgConnectionPool>(pg)), m_rowCache(std::make_shared<PgRowCache>(pgRowCacheBytes))
+    // `pgRowCacheBytes` 0: no row cache (a one-off render would only fill
+    // it). `pgWholeTableBytes`: PgRowCache's.
+    explicit EngineContext(const PgPoolSettings& pg = {}, size_t pgRowCacheBytes = 0,
+                           std::optional<size_t> pgWholeTableBytes = std::nullopt)
+        : m_pool(std::make_shared<PgConnectionPool>(pg)),
+          m_rowCache(std::make_shared<PgRowCache>(pgRowCacheBytes, pgWholeTableBytes))
     {
     }
     // What `serve` and the workbench keep by default.

@@ -87,6 +87,40 @@ inline QueryResult runQuery(const LayerDef& layer, const Rect& bbox, const QStri
     return out;
 }
 
+// Features as comparable text ("values|...:x y x y ..."), in the cursor's order.
+inline QStringList describedInOrder(const QueryResult& r)
+{
+    QStringList out;
+    for (const Feature& f : r.features) {
+        QString s = f.values.join(QLatin1Char('|')) + QLatin1Char(':');
+        for (double v : f.geometry.xy) s += QString::number(v, 'g', 17) + QLatin1Char(' ');
+        out << s;
+    }
+    return out;
+}
+
+// The same, sorted: without ORDER BY (MapServer sends none) two statements
+// may return the same rows in another order.
+inline QStringList described(const QueryResult& r)
+{
+    QStringList out = describedInOrder(r);
+    out.sort();
+    return out;
+}
+
+// A drawn map's query of `name`: ids need only be distinct (FeatureQuery::sourceIds).
+inline QueryResult drawLayer(const LayerDef& l, const Rect& box, const EngineContext& e)
+{
+    return runQuery(l, box, {QStringLiteral("name")}, e, false);
+}
+
+inline const DbTrace* traceStarting(const QueryResult& r, const char* prefix)
+{
+    for (const DbTrace& t : r.traces)
+        if (t.sql.startsWith(QLatin1String(prefix))) return &t;
+    return nullptr;
+}
+
 inline QList<qint64> ids(const QueryResult& r)
 {
     QList<qint64> out;

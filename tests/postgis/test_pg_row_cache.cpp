@@ -1,10 +1,16 @@
 // The row cache without a database: tuple ids from their binary form, rows
 // packed and read back, lookups by tuple version, snapshots that do not see
-// later rows, a table file that changes, and the byte budget.
+// later rows, a table file that changes, the byte budget, and tables kept
+// whole (float boxes as PostGIS rounds them, table order, rationed reads).
 
 #include "data/postgis/pg_row_cache.h"
+#include "data/postgis/pg_whole_table.h"
 
 #include <QtTest>
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
 
 using namespace maptune;
 
@@ -48,6 +54,9 @@ private Q_SLOTS:
     void anotherTableFileStartsOver();
     void budgetLeavesRowsOut();
     void scopesReleaseTheirBytes();
+    void floatBoxesRoundOutward();
+    void wholeTableInTableOrder();
+    void wholeTableReadsAreRationed();
 };
 
 void TestPgRowCache::tupleIdFromBinary()
@@ -186,6 +195,86 @@ void TestPgRowCache::scopesReleaseTheirBytes()
         scope->publish(1, batchOf({{{0, 1, 1}, "a"}}));
     }
     QVERIFY(cache.bytes() > 0);  // the cache holds its scopes
+}
+
+void TestPgRowCache::floatBoxesRoundOutward()
+{
+    // Exact floats stay; others widen to the next float out.
+    const PgBox2f exact = PgBox2f::outward(1, -2, 0.5, 100);
+    QCOMPARE(exact.xmin, 1.0f);
+    QCOMPARE(exact.ymin, -2.0f);
+    QCOMPARE(exact.ymax, 100.0f);
+    const PgBox2f b = PgBox2f::outward(0.1, -0.1, 0.1, -0.1);
+    QVERIFY(double(b.xmin) < 0.1 && double(b.xmax) > 0.1);
+    QVERIFY(double(b.ymin) < -0.1 && double(b.ymax) > -0.1);
+    QCOMPARE(std::nextafter(b.xmin, 1.0f), b.xmax);  // one float apart
+    const PgBox2f huge = PgBox2f::outward(-1e300, -1e300, 1e300, 1e300);
+    QCOMPARE(huge.xmin, -FLT_MAX);
+    QCOMPARE(huge.xmax, FLT_MAX);
+    // Touching edges overlap, as `&&` has them.
+    const PgBox2f unit{0, 0, 1, 1};
+    QVERIFY(unit.overlaps({1, 1, 2, 2}));
+    QVERIFY(unit.overlaps({-1, 0.5, 0, 0.6}));
+    QVERIFY(!unit.overlaps({1.0001f, 0, 2, 1}));
+    QVERIFY(!unit.overlaps({0, -2, 1, -0.0001f}));
+}
+
+void TestPgRowCache::wholeTableInTableOrder()
+{
+    PgRowCache cache(1 << 20);
+    auto scope = cache.scope(QStringLiteral("db"), QStringLiteral("SELECT a"));
+    QVERIFY(scope->beginWholeRead());
+    PgWholeTableRows rows;
+    const QByteArrayView a("a"), b("b"), c("c"), d("d");
+    QVERIFY(rows.add({2, 1, 7}, line({10, 10, 11, 11}), &a, 1));
+    QVERIFY(rows.add({0, 3, 7}, line({0, 0, 1, 1}), &b, 1));
+    QVERIFY(rows.add({0, 1, 7}, Geometry(), &c, 1));  // no geometry: in the cache, never drawn
+    QVERIFY(rows.add({1, 1, 7}, line({0.5, 0.5, 20, 0.7}), &d, 1));
+    const PgWholeTablePtr whole = scope->publishWhole(4, "10:10:", std::move(rows));
+    QVERIFY(whole);
+    QCOMPARE(whole->dbSnapshot(), QByteArray("10:10:"));
+    QCOMPARE(whole->rows(), size_t(3));
+    auto drawn = [&](const PgBox2f* box) {
+        QStringList out;
+        for (size_t i = whole->nextOverlapping(0, box); i < whole->rows(); i = whole->nextOverlapping(i + 1, box))
+            whole->row(i).forEachValue([&](int, QByteArrayView v) { out << QString::fromUtf8(v); });
+        return out;
+    };
+    QCOMPARE(drawn(nullptr), (QStringList{"b", "d", "a"}));  // by ctid
+    const PgBox2f box{0.9f, 0.6f, 5, 5};
+    QCOMPARE(drawn(&box), (QStringList{"b", "d"}));
+    // The scope started over with every row, found by tuple version.
+    const PgRowCacheSnapshotPtr snap = scope->snapshot();
+    QCOMPARE(snap->rows(), size_t(4));
+    QCOMPARE(valuesOf(snap->find({0, 1, 7})), QStringList{"c"});
+    QVERIFY(!snap->find({0, 1, 8}));
+    // Dropped, the table answers no draws; its rows stay.
+    const size_t held = cache.bytes();
+    scope->dropWhole(whole.get());
+    QVERIFY(!scope->wholeTable());
+    QVERIFY(cache.bytes() < held);
+    QCOMPARE(scope->snapshot()->rows(), size_t(4));
+    scope->clear();
+    QCOMPARE(cache.bytes(), size_t(0));
+}
+
+void TestPgRowCache::wholeTableReadsAreRationed()
+{
+    PgRowCache cache(1 << 20, 100);
+    QCOMPARE(cache.wholeTableBytes(), size_t(100));
+    QCOMPARE(PgRowCache(1 << 20).wholeTableBytes(), size_t(1 << 18));  // a quarter of the budget
+    auto scope = cache.scope(QStringLiteral("db"), QStringLiteral("SELECT a"));
+    QVERIFY(scope->beginWholeRead());
+    QVERIFY(!scope->beginWholeRead());  // one reader at a time
+    PgWholeTableRows rows;
+    const QByteArray big(200, 'x');
+    const QByteArrayView v(big);
+    QVERIFY(rows.add({0, 1, 1}, line({0, 0, 1, 1}), &v, 1));
+    QVERIFY(!scope->publishWhole(1, "1:1:", std::move(rows)));  // more than 100 bytes
+    QCOMPARE(cache.bytes(), size_t(0));
+    QVERIFY(!scope->beginWholeRead());  // not again within kRefillInterval
+    PgWholeTableRows bad;
+    QVERIFY(!bad.add({0, 1, 1}, line({0, 0, std::numeric_limits<double>::quiet_NaN(), 1}), &v, 1));
 }
 
 QTEST_GUILESS_MAIN(TestPgRowCache)

@@ -29,42 +29,16 @@ ANALYZE cached_roads;
 
 const Rect kBox{-1, -1, 20.2, 10.2};
 
+// Tables are never read whole here (test_postgis_whole_table covers that).
 EngineContextPtr cachingEngine(size_t bytes = size_t(16) << 20)
 {
-    return std::make_shared<const EngineContext>(PgPoolSettings{}, bytes);
+    return std::make_shared<const EngineContext>(PgPoolSettings{}, bytes, 0);
 }
 
 LayerDef layer(const QString& data = QStringLiteral("geom from cached_roads using unique gid using srid=4326"),
                const QStringList& processing = {})
 {
     return pgLayer(data, processing, QStringLiteral("row_cache"));
-}
-
-// Features as comparable text, sorted: without ORDER BY (MapServer sends
-// none) two statements may return the same rows in another order.
-QStringList described(const QueryResult& r)
-{
-    QStringList out;
-    for (const Feature& f : r.features) {
-        QString s = f.values.join(QLatin1Char('|')) + QLatin1Char(':');
-        for (double v : f.geometry.xy) s += QString::number(v) + QLatin1Char(' ');
-        out << s;
-    }
-    out.sort();
-    return out;
-}
-
-// A drawn map's query: ids need only be distinct (FeatureQuery::sourceIds).
-QueryResult drawLayer(const LayerDef& l, const Rect& box, const EngineContext& e)
-{
-    return runQuery(l, box, {QStringLiteral("name")}, e, false);
-}
-
-const DbTrace* traceStarting(const QueryResult& r, const char* prefix)
-{
-    for (const DbTrace& t : r.traces)
-        if (t.sql.startsWith(QLatin1String(prefix))) return &t;
-    return nullptr;
 }
 
 }  // namespace

@@ -1,7 +1,11 @@
 #include "data/postgis/pg_row_cache.h"
 
+#include "data/postgis/pg_whole_table.h"
+
 #include <QMutexLocker>
 #include <QtEndian>
+
+#include <algorithm>
 
 namespace maptune {
 
@@ -83,6 +87,7 @@ bool PgRowCache::reserve(size_t n)
 PgRowCacheScope::~PgRowCacheScope()
 {
     if (m_snapshot) m_cache.release(m_snapshot->m_bytes);
+    m_cache.release(m_wholeBytes);
 }
 
 PgRowCacheSnapshotPtr PgRowCacheScope::snapshot() const
@@ -96,6 +101,7 @@ void PgRowCacheScope::clear()
     QMutexLocker lock(&m_mutex);
     if (m_snapshot) m_cache.release(m_snapshot->m_bytes);
     m_snapshot.reset();
+    releaseWhole();
 }
 
 void PgRowCacheScope::recordMisses(size_t rows, size_t misses)
@@ -105,7 +111,6 @@ void PgRowCacheScope::recordMisses(size_t rows, size_t misses)
 
 size_t PgRowCacheScope::publish(quint32 file, PgRowBatch rows)
 {
-    using Page = PgRowCacheSnapshot::Page;
     constexpr size_t kSlotBytes = sizeof(PgRowCacheSnapshot::Slot);
     const size_t wanted = rows.bytes() + rows.size() * kSlotBytes;
 
@@ -124,8 +129,9 @@ size_t PgRowCacheScope::publish(quint32 file, PgRowBatch rows)
         next->m_blocks = m_snapshot->m_blocks;
         next->m_rows = m_snapshot->m_rows;
         next->m_bytes = m_snapshot->m_bytes;
-    } else if (m_snapshot) {
-        m_cache.release(m_snapshot->m_bytes);
+    } else {
+        if (m_snapshot) m_cache.release(m_snapshot->m_bytes);
+        releaseWhole();
     }
     // All of the batch's bytes are reserved or none: its rows share one block.
     size_t held = 0;
@@ -133,29 +139,111 @@ size_t PgRowCacheScope::publish(quint32 file, PgRowBatch rows)
         auto block = std::make_shared<const std::vector<unsigned char>>(std::move(rows.m_bytes));
         next->m_blocks.push_back(block);
         next->m_bytes += wanted;
-        // Pages this publish copied (and may change); the rest stay shared.
-        std::vector<std::shared_ptr<Page>> copied;
-        for (const auto& [id, offset] : rows.m_rows) {
-            if (id.offset == 0) continue;
-            if (id.block >= next->m_pages.size()) next->m_pages.resize(size_t(id.block) + 1);
-            if (id.block >= copied.size()) copied.resize(next->m_pages.size());
-            std::shared_ptr<Page>& page = copied[id.block];
-            if (!page) {
-                const auto& old = next->m_pages[id.block];
-                page = old ? std::make_shared<Page>(*old) : std::make_shared<Page>();
-                next->m_pages[id.block] = page;
-            }
-            if (page->size() < id.offset) page->resize(id.offset);
-            PgRowCacheSnapshot::Slot& slot = (*page)[size_t(id.offset) - 1];
-            ++held;
-            if (slot.row && slot.xmin == id.xmin) continue;  // another draw put it here first
-            if (!slot.row) ++next->m_rows;
-            slot.xmin = id.xmin;
-            slot.row = block->data() + offset;
-        }
+        held = place(*next, block->data(), rows.m_rows);
     }
     m_snapshot = std::move(next);
     return held;
+}
+
+size_t PgRowCacheScope::place(PgRowCacheSnapshot& next, const unsigned char* block,
+                              const std::vector<std::pair<PgTupleId, size_t>>& rows)
+{
+    using Page = PgRowCacheSnapshot::Page;
+    // Pages this call copied (and may change); the rest stay shared.
+    std::vector<std::shared_ptr<Page>> copied;
+    size_t held = 0;
+    for (const auto& [id, offset] : rows) {
+        if (id.offset == 0) continue;
+        if (id.block >= next.m_pages.size()) next.m_pages.resize(size_t(id.block) + 1);
+        if (id.block >= copied.size()) copied.resize(next.m_pages.size());
+        std::shared_ptr<Page>& page = copied[id.block];
+        if (!page) {
+            const auto& old = next.m_pages[id.block];
+            page = old ? std::make_shared<Page>(*old) : std::make_shared<Page>();
+            next.m_pages[id.block] = page;
+        }
+        if (page->size() < id.offset) page->resize(id.offset);
+        PgRowCacheSnapshot::Slot& slot = (*page)[size_t(id.offset) - 1];
+        ++held;
+        if (slot.row && slot.xmin == id.xmin) continue;  // another draw put it here first
+        if (!slot.row) ++next.m_rows;
+        slot.xmin = id.xmin;
+        slot.row = block + offset;
+    }
+    return held;
+}
+
+PgWholeTablePtr PgRowCacheScope::wholeTable() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_whole;
+}
+
+bool PgRowCacheScope::beginWholeRead()
+{
+    QMutexLocker lock(&m_mutex);
+    const auto now = std::chrono::steady_clock::now();
+    if (m_whole || m_readingWhole || now < m_nextWholeRead) return false;
+    m_readingWhole = true;
+    m_nextWholeRead = now + kRefillInterval;
+    return true;
+}
+
+void PgRowCacheScope::endWholeRead(std::chrono::seconds nextNotBefore)
+{
+    QMutexLocker lock(&m_mutex);
+    m_readingWhole = false;
+    m_nextWholeRead = std::max(m_nextWholeRead, std::chrono::steady_clock::now() + nextNotBefore);
+}
+
+void PgRowCacheScope::releaseWhole()
+{
+    m_cache.release(m_wholeBytes);
+    m_wholeBytes = 0;
+    m_whole.reset();
+}
+
+PgWholeTablePtr PgRowCacheScope::publishWhole(quint32 file, QByteArray dbSnapshot, PgWholeTableRows rows)
+{
+    PgRowBatch& batch = rows.m_batch;
+    const size_t rowBytes = batch.bytes() + batch.size() * sizeof(PgRowCacheSnapshot::Slot);
+    const size_t indexBytes = rows.m_boxes.size() * sizeof(PgWholeTable::Row);
+    QMutexLocker lock(&m_mutex);
+    m_readingWhole = false;
+    if (rowBytes + indexBytes > m_cache.wholeTableBytes()) return nullptr;
+    // The scope starts over: these are every row of the table.
+    if (m_snapshot) m_cache.release(m_snapshot->m_bytes);
+    m_snapshot.reset();
+    releaseWhole();
+    if (!m_cache.reserve(rowBytes + indexBytes)) return nullptr;
+    auto block = std::make_shared<const std::vector<unsigned char>>(std::move(batch.m_bytes));
+    auto next = std::make_shared<PgRowCacheSnapshot>();
+    next->m_file = file;
+    next->m_blocks.push_back(block);
+    next->m_bytes = rowBytes;
+    place(*next, block->data(), batch.m_rows);
+    m_snapshot = std::move(next);
+
+    auto whole = std::make_shared<PgWholeTable>();
+    whole->m_dbSnapshot = std::move(dbSnapshot);
+    whole->m_file = file;
+    whole->m_block = block;
+    std::sort(rows.m_boxes.begin(), rows.m_boxes.end(), [&](const auto& a, const auto& b) {
+        const PgTupleId& x = batch.m_rows[a.second].first;
+        const PgTupleId& y = batch.m_rows[b.second].first;
+        return x.block != y.block ? x.block < y.block : x.offset < y.offset;
+    });
+    whole->m_rows.reserve(rows.m_boxes.size());
+    for (const auto& [box, i] : rows.m_boxes) whole->m_rows.push_back({box, batch.m_rows[i].second});
+    m_whole = whole;
+    m_wholeBytes = indexBytes;
+    return whole;
+}
+
+void PgRowCacheScope::dropWhole(const PgWholeTable* table)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_whole.get() == table) releaseWhole();
 }
 
 }  // namespace maptune

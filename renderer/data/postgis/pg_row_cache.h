@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace maptune {
@@ -96,14 +97,23 @@ private:
 };
 
 class PgRowCacheScope;
+class PgWholeTable;
+class PgWholeTableRows;
+using PgWholeTablePtr = std::shared_ptr<const PgWholeTable>;
 
 class PgRowCache {
 public:
-    explicit PgRowCache(size_t budgetBytes) : m_budget(budgetBytes) {}
+    // `wholeTableBytes`: the largest table read whole (pg_whole_table.h);
+    // by default a quarter of the budget, 0 never.
+    explicit PgRowCache(size_t budgetBytes, std::optional<size_t> wholeTableBytes = std::nullopt)
+        : m_budget(budgetBytes), m_wholeTable(wholeTableBytes.value_or(budgetBytes / 4))
+    {
+    }
     PgRowCache(const PgRowCache&) = delete;
     PgRowCache& operator=(const PgRowCache&) = delete;
 
     size_t budgetBytes() const { return m_budget; }
+    size_t wholeTableBytes() const { return m_wholeTable; }
     size_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
     // The scope of one connection string and row shape (the SQL of the
     // statement that reads the full rows); made on first use, kept for the
@@ -117,6 +127,7 @@ private:
     void release(size_t n) { m_bytes.fetch_sub(n, std::memory_order_relaxed); }
 
     const size_t m_budget;
+    const size_t m_wholeTable;
     std::atomic<size_t> m_bytes{0};
     QMutex m_mutex;
     QHash<QString, std::shared_ptr<PgRowCacheScope>> m_scopes;
@@ -174,12 +185,37 @@ public:
     void recordMisses(size_t rows, size_t misses);
     double missRatio() const { return m_missRatio.load(std::memory_order_relaxed); }
 
+    // The table read whole, while it answers draws; null otherwise.
+    PgWholeTablePtr wholeTable() const;
+    // True when the caller is to read the whole table now: none is held or
+    // being read, and the last read began at least kRefillInterval ago
+    // (a database that keeps changing makes each table stale soon). Every
+    // true is followed by publishWhole() or endWholeRead(), which can put
+    // the next read off longer (a table that did not fit).
+    bool beginWholeRead();
+    void endWholeRead(std::chrono::seconds nextNotBefore = kRefillInterval);
+    // The table `rows` (every row of file `file` as of `dbSnapshot`): the
+    // scope starts over with them. Null when they do not fit the budget.
+    PgWholeTablePtr publishWhole(quint32 file, QByteArray dbSnapshot, PgWholeTableRows rows);
+    // The database moved on from `table`'s snapshot: it answers no more
+    // draws. Its rows stay, found by their tuple versions.
+    void dropWhole(const PgWholeTable* table);
+
     static constexpr std::chrono::seconds kRefillInterval{10};
 
 private:
+    // Points `next`'s pages at `rows` (tuple id, offset in `block`).
+    static size_t place(PgRowCacheSnapshot& next, const unsigned char* block,
+                        const std::vector<std::pair<PgTupleId, size_t>>& rows);
+    void releaseWhole();
+
     PgRowCache& m_cache;
     mutable QMutex m_mutex;
     PgRowCacheSnapshotPtr m_snapshot;
+    PgWholeTablePtr m_whole;
+    size_t m_wholeBytes = 0;  // m_whole's own, besides its rows' (in m_snapshot)
+    bool m_readingWhole = false;
+    std::chrono::steady_clock::time_point m_nextWholeRead{};
     std::chrono::steady_clock::time_point m_lastRefill{};
     std::atomic<double> m_missRatio{1.0};
 };

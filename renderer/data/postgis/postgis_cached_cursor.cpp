@@ -42,17 +42,6 @@ const unsigned char* PostgisCachedCursor::row(const PgTupleId& id) const
     return it == m_fetchedIndex.end() ? nullptr : m_fetched.rowData(it->second);
 }
 
-void PostgisCachedCursor::fill(Feature& f, PgCachedRow r)
-{
-    r.geometryInto(f.geometry);
-    f.values.resize(m_read.fields.size());
-    r.forEachValue([&](int i, QByteArrayView raw) {
-        if (i >= f.values.size()) return;
-        f.values[i] = raw.data() ? m_values.value(i, raw, [](QByteArrayView v) { return QString::fromUtf8(v); }) : QString();
-    });
-    f.id = m_returned++;
-}
-
 bool PostgisCachedCursor::next(Feature& f)
 {
     DbTrace& t = *m_read.trace;
@@ -66,7 +55,7 @@ bool PostgisCachedCursor::next(Feature& f)
                 if (const unsigned char* cached = m_read.snapshot->find(id)) {
                     ++t.cachedRows;
                     if (!PgCachedRow(cached).hasGeometry()) continue;
-                    fill(f, PgCachedRow(cached));
+                    m_features.fill(f, PgCachedRow(cached));
                     return true;
                 }
             }
@@ -87,7 +76,7 @@ bool PostgisCachedCursor::next(Feature& f)
             continue;
         }
         if (!PgCachedRow(r).hasGeometry()) continue;
-        fill(f, PgCachedRow(r));
+        m_features.fill(f, PgCachedRow(r));
         return true;
     }
     return false;
@@ -129,22 +118,12 @@ bool PostgisCachedCursor::fetchMissing()
 
 bool PostgisCachedCursor::decodeFetched(const PGresult* r, DbTrace& t)
 {
-    const int nFields = int(m_read.fields.size());
-    const int geomCol = nFields, idCol = nFields + 1;
     ++t.rows;
-    PgTupleId id;
-    if (!pgTupleIdAt(r, idCol, id)) return fail(QStringLiteral("row %1: ctid and xmin unreadable").arg(t.rows - 1));
-    m_geometry.clear();
-    if (!PQgetisnull(r, 0, geomCol)) {
-        const int len = PQgetlength(r, 0, geomCol);
-        t.bytes += len;
-        const Status decoded = decodeWkb(reinterpret_cast<const unsigned char*>(PQgetvalue(r, 0, geomCol)), size_t(len), m_geometry);
-        if (!decoded) return fail(QStringLiteral("row %1: bad WKB from PostGIS: %2").arg(t.rows - 1).arg(decoded.message()));
-    }
-    pgRawValues(r, nFields, m_rawValues);
-    for (const QByteArrayView& v : m_rawValues) t.bytes += v.size();
-    m_fetchedIndex.emplace(id, m_fetched.size());
-    m_fetched.add(id, m_geometry, m_rawValues.data(), nFields);
+    const Status read = m_decoder.read(r);
+    if (!read) return fail(QStringLiteral("row %1: %2").arg(t.rows - 1).arg(read.message()));
+    t.bytes += m_decoder.bytes();
+    m_fetchedIndex.emplace(m_decoder.id(), m_fetched.size());
+    m_fetched.add(m_decoder.id(), m_decoder.geometry(), m_decoder.values(), m_decoder.fields());
     return true;
 }
 

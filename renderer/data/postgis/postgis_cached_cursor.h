@@ -12,9 +12,10 @@
 // (DbTrace::changedRows) -- drawing the new version would mix two moments.
 
 #include "data/feature_source.h"
+#include "data/postgis/pg_cached_features.h"
 #include "data/postgis/pg_row_cache.h"
+#include "data/postgis/pg_row_decoder.h"
 #include "data/postgis/pg_row_stream.h"
-#include "data/repeated_values.h"
 
 #include <chrono>
 #include <functional>
@@ -56,7 +57,6 @@ private:
     bool fetchMissing();
     bool decodeFetched(const PGresult* r, DbTrace& t);
     const unsigned char* row(const PgTupleId& id) const;
-    void fill(Feature& f, PgCachedRow r);
     void updateFetchMs();
 
     PostgisCachedRead m_read;
@@ -65,10 +65,8 @@ private:
     bool m_idsDone = false;
     PgRowBatch m_fetched;                                  // the rows fetched by ctid
     std::unordered_map<PgTupleId, size_t, Key> m_fetchedIndex;  // their numbers in m_fetched
-    Geometry m_geometry;                                   // a fetched row's, decoded
-    std::vector<QByteArrayView> m_rawValues;
-    RepeatedValues m_values{int(m_read.fields.size())};
-    qint64 m_returned = 0;
+    PgRowDecoder m_decoder{int(m_read.fields.size())};
+    PgCachedFeatures m_features{int(m_read.fields.size())};
     Clock::duration m_worked{0};
     QString m_error;
 };

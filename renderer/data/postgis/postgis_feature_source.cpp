@@ -7,6 +7,8 @@
 #include "data/postgis/postgis_cursor.h"
 #include "data/postgis/postgis_fallback_cursor.h"
 #include "data/postgis/postgis_metadata.h"
+#include "data/postgis/postgis_whole_table_cursor.h"
+#include "data/postgis/postgis_whole_table_read.h"
 #include "mapfile/processing.h"
 
 #include <libpq-fe.h>
@@ -271,6 +273,7 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
     // The cache holds drawn rows: a query that needs the source's own keys
     // (GetFeatureInfo) or feature styles reads the table as MapServer does.
     if (!m_rowCache || q.sourceIds || q.featureStyle) return queryRows(q);
+    if (std::unique_ptr<FeatureCursor> whole = queryWholeTable(q)) return whole;
 
     enum class Mode { Plain, Ids, Fill } mode = Mode::Plain;
     PostgisSelectSpec spec;
@@ -335,6 +338,72 @@ Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::query(const Feature
     return std::unique_ptr<FeatureCursor>(std::make_unique<PostgisFallbackCursor>(
         std::move(guarded), [t] { return t->rows; }, [this, q] { return queryRows(q); },
         [this] { forgetTableVersion(); }));
+}
+
+std::unique_ptr<FeatureCursor> PostgisFeatureSource::queryWholeTable(const FeatureQuery& q)
+{
+    // Unpooled, the snapshot's round trip would cost a connection of its own.
+    if (m_rowCache->wholeTableBytes() == 0 || !m_pooled) return nullptr;
+    Result<PgLease> leased = lease();
+    if (!leased) return nullptr;
+    PgLease& l = *leased;
+    PgSourceInfo info;
+    const Result<PostgisSelectSpec> spec = selectSpec(l, q, &info);
+    if (!spec || !PostgisStatement::onlyBoxRestricts(*spec)) return nullptr;
+    const Result<PgTableVersion> table = tableVersion(l, info);
+    // pg_relation_size bounds the rows' bytes only loosely (columns not
+    // drawn, page overhead): twice the limit is worth a try.
+    if (!table || !table->cacheable() || table->heapBytes / 2 > qint64(m_rowCache->wholeTableBytes())) return nullptr;
+    const std::shared_ptr<PgRowCacheScope> scope = m_rowCache->scope(m_conninfo, PostgisStatement::rowsByTupleId(*spec).sql);
+
+    auto checked = newTrace();  // the snapshot that finds the table current; the draw's rows are counted in it
+    checked->sql = QString::fromLatin1(PostgisStatement::kCurrentSnapshot);
+    checked->poolWaitMs = l.waitMs();
+    checked->connectMs = l.connectMs();
+    checked->newConnection = l.isNew();
+    PgWholeTablePtr whole = scope->wholeTable();
+    if (!whole) {
+        // A layer drawn before reads its table whole; a one-off draw does not.
+        if (!scope->snapshot() || !scope->beginWholeRead()) return nullptr;
+        l.release();  // the read leases its own (a pool of one has no other)
+        auto readTrace = newTrace();
+        PostgisSelectSpec all = *spec;
+        all.guard = PostgisStatement::tableVersionGuard(table->oid, table->file);
+        PostgisWholeTableRead read;
+        read.statement = PostgisStatement::wholeTable(all);
+        read.fields = int(spec->columns.size());
+        read.file = table->file;
+        read.maxBytes = m_rowCache->wholeTableBytes();
+        read.lease = [this] { return lease(); };
+        read.cancel = q.cancel;
+        readTrace->sql = read.statement.sql;
+        Stopwatch clock;
+        const PostgisWholeTableResult result = readPostgisWholeTable(read, *scope);
+        readTrace->queryMs = clock.elapsedMs() - result.lastSnapshotMs;
+        readTrace->rows = result.rows;
+        readTrace->bytes = result.bytes;
+        readTrace->error = result.error;
+        m_traces << readTrace;
+        if (result.noRows) forgetTableVersion();
+        if (!result.table) return nullptr;
+        checked->queryMs = result.lastSnapshotMs;
+        m_traces << checked;
+        return std::make_unique<PostgisWholeTableCursor>(result.table, q.bbox, spec->columns, checked);
+    }
+    Stopwatch clock;
+    const Result<QByteArray> current = pgCurrentSnapshot(l.conn());
+    checked->queryMs = clock.elapsedMs();
+    m_traces << checked;
+    if (!current) {
+        checked->error = current.message();
+        if (connectionLost(l)) l.discard();
+        return nullptr;
+    }
+    if (*current != whole->dbSnapshot()) {
+        scope->dropWhole(whole.get());
+        return nullptr;
+    }
+    return std::make_unique<PostgisWholeTableCursor>(std::move(whole), q.bbox, spec->columns, checked);
 }
 
 Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::queryRows(const FeatureQuery& q)

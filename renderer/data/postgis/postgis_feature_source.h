@@ -67,6 +67,11 @@ private:
     // in takeDbTraces() from then on.
     Result<std::unique_ptr<PgRowStream>> run(const std::shared_ptr<DbTrace>& t, const CancelToken& cancel,
                                              const std::function<Result<PostgisStatement>(PgLease&)>& build);
+    // The draw from the table kept whole (pg_whole_table.h) when the scope
+    // holds it and it is current, or when this draw reads it; null when the
+    // draw goes another way (the source or query does not qualify, the
+    // database moved on, a read failed: the other ways report errors).
+    std::unique_ptr<FeatureCursor> queryWholeTable(const FeatureQuery& q);
     // Every row in full, no cache (MapServer's way).
     Result<std::unique_ptr<FeatureCursor>> queryRows(const FeatureQuery& q);
     Result<PgTableVersion> tableVersion(PgLease& lease, PgSourceInfo info) const;

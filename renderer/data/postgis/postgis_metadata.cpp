@@ -56,12 +56,13 @@ Result<PgTableVersion> lookupPostgisTable(PGconn* conn, const PostgisDataDef& da
     if (data.isSubselect()) return PgTableVersion{};
     QString err;
     PgResult r = run(conn,
-                     QStringLiteral("SELECT c.oid, pg_relation_filenode(c.oid) FROM pg_class c "
+                     QStringLiteral("SELECT c.oid, pg_relation_filenode(c.oid), pg_relation_size(c.oid) FROM pg_class c "
                                     "WHERE c.oid = to_regclass($1) AND c.relkind = 'r' AND NOT c.relhassubclass"),
                      {data.fromClause()}, record, &err);
     if (!err.isEmpty()) return Error(err);
     if (PQntuples(r.get()) != 1 || PQgetisnull(r.get(), 0, 1)) return PgTableVersion{};
-    return PgTableVersion{QByteArray(PQgetvalue(r.get(), 0, 0)).toUInt(), QByteArray(PQgetvalue(r.get(), 0, 1)).toUInt()};
+    return PgTableVersion{QByteArray(PQgetvalue(r.get(), 0, 0)).toUInt(), QByteArray(PQgetvalue(r.get(), 0, 1)).toUInt(),
+                          QByteArray(PQgetvalue(r.get(), 0, 2)).toLongLong()};
 }
 
 Result<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid,

@@ -129,6 +129,24 @@ PostgisStatement PostgisStatement::rowsByTupleId(const PostgisSelectSpec& spec)
     return st;
 }
 
+PostgisStatement PostgisStatement::wholeTable(const PostgisSelectSpec& spec)
+{
+    PostgisSelectSpec all = spec;
+    all.tupleIds = true;
+    PostgisStatement st;
+    st.sql = QLatin1String("SELECT ") + rowSelectList(all) + QLatin1String(" FROM ") + spec.data.fromClause();
+    if (!spec.guard.isEmpty()) st.sql += QLatin1String(" WHERE ") + spec.guard;
+    return st;
+}
+
+bool PostgisStatement::onlyBoxRestricts(const PostgisSelectSpec& spec)
+{
+    if (spec.data.hasBoxToken() || !spec.nativeFilter.trimmed().isEmpty() || spec.limit >= 0) return false;
+    for (const RequestConditionDef& c : spec.conditions)
+        if (!c.ranges.isEmpty()) return false;
+    return true;
+}
+
 QString PostgisStatement::tableVersionGuard(quint32 oid, quint32 file)
 {
     return QStringLiteral("pg_relation_filenode(%1::oid) = %2 AND NOT (SELECT relhassubclass FROM pg_class WHERE oid = %1)")

@@ -48,6 +48,14 @@ struct PostgisStatement {
     // {"(0,1)","(7,3)"}), whatever the bbox, filters and limit: the rows of tuple ids
     // a draw did not find in the cache. spec.guard applies.
     static PostgisStatement rowsByTupleId(const PostgisSelectSpec& spec);
+    // Every row of the table, as select() with spec.tupleIds selects them:
+    // the read of a table kept whole (pg_whole_table.h). spec.guard applies.
+    static PostgisStatement wholeTable(const PostgisSelectSpec& spec);
+    // Whether the box is a draw's only condition (no NATIVE_FILTER, TIME or
+    // dimension, LIMIT or !BOX!): a table kept whole can answer it.
+    static bool onlyBoxRestricts(const PostgisSelectSpec& spec);
+    // The snapshot a table kept whole is compared with.
+    static constexpr const char* kCurrentSnapshot = "SELECT pg_current_snapshot()::text";
     // True while table `oid` still keeps its rows in file `file` and has no
     // inheritance children (whose ctids would repeat the parent's).
     static QString tableVersionGuard(quint32 oid, quint32 file);

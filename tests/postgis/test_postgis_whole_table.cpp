@@ -1,0 +1,231 @@
+// Tables kept whole by the row cache (pg_whole_table.h), against the shared
+// test cluster (fixture "pg"): a layer drawn again reads its table once and
+// then asks the server only for its snapshot; every draw returns what the
+// same statement without a cache returns -- for boxes whose edges fall
+// between a coordinate and its float rounding too -- and anything committed
+// anywhere in the database sends the next draw back to the server.
+
+#include "postgis_test_support.h"
+
+#include <QRandomGenerator>
+#include <QtTest>
+
+using namespace maptune;
+using namespace maptune::pgtest;
+
+namespace {
+
+// Lines on a grid, rows without geometry, and points between floats: floats
+// near 100 are 7.6e-6 apart, so PostGIS's `&&` (on float boxes rounded
+// outward) finds x = 100.000014 (down: 100.0000076) in a box ending at
+// 100.000009 (up: 100.0000153), which neither exact nor nearest rounding do.
+const char* const kSetupWhole = R"SQL(
+DROP TABLE IF EXISTS whole_roads, whole_other;
+-- No autovacuum: an automatic ANALYZE commits, and any commit moves the snapshot.
+CREATE TABLE whole_roads (gid integer PRIMARY KEY, name text, geom geometry(Geometry,4326)) WITH (autovacuum_enabled = off);
+INSERT INTO whole_roads SELECT i, 'road ' || i,
+  ST_MakeLine(ST_MakePoint(i % 50, i / 50), ST_MakePoint(i % 50 + 0.5, i / 50 + 0.5))
+  FROM generate_series(1, 2000) AS i;
+INSERT INTO whole_roads VALUES (5001, 'no geometry', NULL), (5002, 'empty', 'SRID=4326;LINESTRING EMPTY'),
+  (5003, 'beside 1', 'SRID=4326;POINT(100.000014 100)'), (5004, 'below -1', 'SRID=4326;POINT(-100.000014 100)'),
+  (5005, 'far line', 'SRID=4326;LINESTRING(100.000014 101, 100.3 101.3)');
+CREATE INDEX whole_roads_geom ON whole_roads USING GIST (geom);
+CREATE TABLE whole_other (id integer) WITH (autovacuum_enabled = off);
+ANALYZE whole_roads;
+)SQL";
+
+const Rect kBox{-1, -1, 20.2, 10.2};
+
+// Tables up to 4 MB are read whole.
+EngineContextPtr wholeEngine(size_t wholeTableBytes = size_t(4) << 20)
+{
+    return std::make_shared<const EngineContext>(PgPoolSettings{}, size_t(16) << 20, wholeTableBytes);
+}
+
+LayerDef layer(const QStringList& processing = {})
+{
+    return pgLayer(QStringLiteral("geom from whole_roads using unique gid using srid=4326"), processing, QStringLiteral("whole_table"));
+}
+
+bool answeredWhole(const QueryResult& r)
+{
+    return r.traces.size() == 1 && r.traces[0].sql == QLatin1String("SELECT pg_current_snapshot()::text");
+}
+
+}  // namespace
+
+class TestPostgisWholeTable : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { connectAndCreateTables(m_admin, QStringLiteral("whole_table_setup"), kSetupWhole); }
+    void init() { QVERIFY(exec(m_admin, kSetupWhole)); }
+    void cleanupTestCase() { if (m_admin) PQfinish(m_admin); }
+
+    void layerDrawnAgainReadsItsTableOnce();
+    void boxesMeetRowsAsPostgisOverlapDoes();
+    void rowsComeInTableOrder();
+    void commitsAnywhereAreSeenAtOnce();
+    void uncommittedChangesKeepTheTable();
+    void filteredLayersAskTheServer();
+    void tableTooLargeIsNotKept();
+
+private:
+    QStringList plain(const Rect& box) { return described(drawLayer(layer(), box, testEngine())); }
+    // A context whose table is kept whole: two draws.
+    EngineContextPtr warm()
+    {
+        EngineContextPtr e = wholeEngine();
+        drawLayer(layer(), kBox, *e);
+        drawLayer(layer(), kBox, *e);
+        return e;
+    }
+
+    PGconn* m_admin = nullptr;
+};
+
+void TestPostgisWholeTable::layerDrawnAgainReadsItsTableOnce()
+{
+    const EngineContextPtr engine = wholeEngine();
+    const QueryResult first = drawLayer(layer(), kBox, *engine);
+    QVERIFY2(first.ok, qPrintable(first.error));
+    QVERIFY(!traceStarting(first, "SELECT pg_current_snapshot()"));  // a one-off draw reads no table whole
+
+    const QueryResult second = drawLayer(layer(), kBox, *engine);
+    QVERIFY2(second.ok, qPrintable(second.error));
+    QCOMPARE(described(second), plain(kBox));
+    const DbTrace* read = traceStarting(second, "SELECT \"name\"::text,ST_AsBinary");
+    QVERIFY(read);
+    QVERIFY2(!read->sql.contains(QLatin1String("&&")) && read->sql.contains(QLatin1String("pg_relation_filenode")), qPrintable(read->sql));
+    QCOMPARE(read->rows, qint64(2005));
+    QCOMPARE(second.traces.last().sql, QStringLiteral("SELECT pg_current_snapshot()::text"));
+    QCOMPARE(second.traces.last().rows, qint64(second.features.size()));
+
+    for (int draw = 0; draw < 2; ++draw) {
+        const QueryResult r = drawLayer(layer(), kBox, *engine);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(answeredWhole(r));
+        QCOMPARE(described(r), described(second));
+        QCOMPARE(r.traces[0].rows, qint64(r.features.size()));
+        QCOMPARE(r.traces[0].cachedRows, r.traces[0].rows);
+        QCOMPARE(r.traces[0].bytes, qint64(0));
+    }
+}
+
+void TestPostgisWholeTable::boxesMeetRowsAsPostgisOverlapDoes()
+{
+    const EngineContextPtr engine = warm();
+    QList<Rect> boxes = {
+        {100.000009, 99, 101, 101},    // beside 1, far line (touching at y 101)
+        {99, 99, 100.000009, 101},     // the same two, met only as floats rounded outward
+        {-101, 99, -100.000009, 101},  // below -1
+        {-100.000009, 99, -99, 101},   // the same, met only as floats rounded outward
+        {0.5, 0.5, 1, 1},                 // touching corners and edges
+        {2.5000000001, 0, 3, 10},
+        {-1000, -1000, 1000, 1000},
+        {7.25, 3.25, 7.75, 3.75},
+    };
+    QRandomGenerator rng(42);
+    for (int i = 0; i < 30; ++i) {
+        const double x = rng.bounded(60.0) - 5, y = rng.bounded(45.0) - 5;
+        boxes << Rect{x, y, x + rng.bounded(8.0) + 0.01, y + rng.bounded(8.0) + 0.01};
+    }
+    for (const Rect& box : std::as_const(boxes)) {
+        const QueryResult r = drawLayer(layer(), box, *engine);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(answeredWhole(r));
+        QCOMPARE(described(r), plain(box));
+    }
+    // The boxes that meet their rows only as floats do meet them.
+    QCOMPARE(drawLayer(layer(), boxes[1], *engine).features.size(), 2);
+    QCOMPARE(drawLayer(layer(), boxes[3], *engine).features.size(), 1);
+}
+
+void TestPostgisWholeTable::rowsComeInTableOrder()
+{
+    const EngineContextPtr engine = warm();
+    QVERIFY(exec(m_admin, "UPDATE whole_roads SET name = name || ' moved' WHERE gid % 7 = 0"));  // new versions at the end
+    drawLayer(layer(), kBox, *engine);
+    const Rect all{-1000, -1000, 1000, 1000};
+    QList<QString> names;
+    PGresult* rows = PQexec(m_admin, "SELECT name FROM whole_roads WHERE NOT ST_IsEmpty(geom) ORDER BY ctid");
+    for (int i = 0; i < PQntuples(rows); ++i) names << QString::fromUtf8(PQgetvalue(rows, i, 0));
+    PQclear(rows);
+    // Read whole again (the update moved the snapshot): a context of its own.
+    const EngineContextPtr fresh = warm();
+    const QueryResult r = drawLayer(layer(), all, *fresh);
+    QVERIFY(answeredWhole(r));
+    QList<QString> drawn;
+    for (const Feature& f : r.features) drawn << f.values.value(0);
+    QCOMPARE(drawn.size(), 2003);
+    QCOMPARE(drawn, names);
+}
+
+void TestPostgisWholeTable::commitsAnywhereAreSeenAtOnce()
+{
+    const EngineContextPtr engine = warm();
+    QVERIFY(answeredWhole(drawLayer(layer(), kBox, *engine)));
+    QVERIFY(exec(m_admin, "UPDATE whole_roads SET name = 'renamed' WHERE gid = 60"));
+    const QueryResult edited = drawLayer(layer(), kBox, *engine);
+    QVERIFY2(edited.ok, qPrintable(edited.error));
+    QVERIFY(!answeredWhole(edited));
+    QCOMPARE(described(edited), plain(kBox));
+    QCOMPARE(described(edited).filter(QStringLiteral("renamed:")).size(), 1);
+    // The table's rows stay, found by tuple version: only the new one is read.
+    const DbTrace* ids = traceStarting(edited, "SELECT ctid,xmin FROM");
+    QVERIFY(ids);
+    QCOMPARE(ids->cachedRows, ids->rows - 1);
+
+    // A commit to another table moves the snapshot too.
+    const QueryResult before = drawLayer(layer(), kBox, *engine);
+    QVERIFY(exec(m_admin, "INSERT INTO whole_other VALUES (1)"));
+    const QueryResult after = drawLayer(layer(), kBox, *engine);
+    QVERIFY(!answeredWhole(after));
+    QCOMPARE(described(after), described(before));
+    // The table is not read again within PgRowCacheScope::kRefillInterval.
+    QVERIFY(!answeredWhole(drawLayer(layer(), kBox, *engine)));
+}
+
+void TestPostgisWholeTable::uncommittedChangesKeepTheTable()
+{
+    const EngineContextPtr engine = warm();
+    PGconn* writer = PQconnectdb(conninfo(QStringLiteral("whole_table_writer")).toUtf8().constData());
+    QCOMPARE(PQstatus(writer), CONNECTION_OK);
+    QVERIFY(exec(writer, "BEGIN"));
+    QVERIFY(exec(writer, "UPDATE whole_roads SET name = 'pending' WHERE gid = 61"));
+    const QueryResult during = drawLayer(layer(), kBox, *engine);
+    QVERIFY(answeredWhole(during));
+    QCOMPARE(described(during), plain(kBox));
+    QVERIFY(described(during).filter(QStringLiteral("pending:")).isEmpty());
+    QVERIFY(exec(writer, "COMMIT"));
+    PQfinish(writer);
+    const QueryResult committed = drawLayer(layer(), kBox, *engine);
+    QVERIFY(!answeredWhole(committed));
+    QCOMPARE(described(committed).filter(QStringLiteral("pending:")).size(), 1);
+    QCOMPARE(described(committed), plain(kBox));
+}
+
+void TestPostgisWholeTable::filteredLayersAskTheServer()
+{
+    const EngineContextPtr engine = wholeEngine();
+    const LayerDef filtered = layer({QStringLiteral("NATIVE_FILTER=gid % 2 = 0")});
+    for (int draw = 0; draw < 3; ++draw) {
+        const QueryResult r = drawLayer(filtered, kBox, *engine);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(!traceStarting(r, "SELECT pg_current_snapshot()"));
+        QCOMPARE(described(r), described(drawLayer(filtered, kBox, testEngine())));
+    }
+}
+
+void TestPostgisWholeTable::tableTooLargeIsNotKept()
+{
+    const EngineContextPtr engine = wholeEngine(64 << 10);  // the table's rows take ~200 KB
+    for (int draw = 0; draw < 4; ++draw) {
+        const QueryResult r = drawLayer(layer(), kBox, *engine);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(!answeredWhole(r));
+        QCOMPARE(described(r), plain(kBox));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestPostgisWholeTable)
+#include "test_postgis_whole_table.moc"
