@@ -273,6 +273,20 @@ void TestPgRowCache::wholeTableReadsAreRationed()
     QVERIFY(!scope->publishWhole(1, "1:1:", std::move(rows)));  // more than 100 bytes
     QCOMPARE(cache.bytes(), size_t(0));
     QVERIFY(!scope->beginWholeRead());  // not again within kRefillInterval
+    PgWholeTableRows emptyPoint;  // WKB's POINT EMPTY
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    Geometry p;
+    p.type = Geometry::Type::Point;
+    p.xy = {nan, nan};
+    p.partStart = {0};
+    QVERIFY(emptyPoint.add({0, 1, 1}, p, &v, 1));
+    PgRowCache roomy(1 << 20);
+    auto other = roomy.scope(QStringLiteral("db"), QStringLiteral("SELECT a"));
+    QVERIFY(other->beginWholeRead());
+    const PgWholeTablePtr noBox = other->publishWhole(1, "1:1:", std::move(emptyPoint));
+    QVERIFY(noBox);
+    QCOMPARE(noBox->rows(), size_t(0));
+    QVERIFY(other->snapshot()->find({0, 1, 1}));
     PgWholeTableRows bad;
     QVERIFY(!bad.add({0, 1, 1}, line({0, 0, std::numeric_limits<double>::quiet_NaN(), 1}), &v, 1));
 }

@@ -73,8 +73,9 @@ using PgWholeTablePtr = std::shared_ptr<const PgWholeTable>;
 // A table's rows as a full read returns them, for PgRowCacheScope::publishWhole.
 class PgWholeTableRows {
 public:
-    // False (and the table unusable) when a coordinate is not finite: `&&`
-    // on such a box does not follow the float comparisons above.
+    // False (and the table unusable) when a coordinate is infinite or NaN
+    // beside a number: `&&` on such a box does not follow the float
+    // comparisons above. An empty point (NaN, NaN in WKB) has no box.
     bool add(const PgTupleId& id, const Geometry& g, const QByteArrayView* values, int count);
     size_t size() const { return m_batch.size(); }
     size_t bytes() const { return m_batch.bytes(); }

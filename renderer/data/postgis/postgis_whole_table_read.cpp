@@ -40,7 +40,8 @@ PostgisWholeTableResult readPostgisWholeTable(const PostgisWholeTableRead& read,
     Result<PgLease> first = read.lease();
     if (!first) return notKept(first.message());
     const Result<QByteArray> before = snapshot(*first);
-    if (!before) return notKept(before.message());
+    // A server that cannot say (before PostgreSQL 13) is not asked again soon.
+    if (!before) return notKept(before.message(), PQstatus(first->conn()) == CONNECTION_OK ? kNotKeptFor : PgRowCacheScope::kRefillInterval);
     PgWholeTableRows rows;
     {
         PgRowStream stream(std::move(*first), read.cancel);  // gives the connection back when done
