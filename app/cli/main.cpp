@@ -100,7 +100,9 @@ int main(int argc, char** argv)
     int sPgRowCache = int(EngineContext::kDefaultPgRowCacheBytes >> 20);
     serve->add_option("--pg-row-cache-mb", sPgRowCache,
                       "PostGIS rows kept decoded between draws, keyed by tuple version (ctid, xmin), so that a draw asks "
-                      "the database only which rows are in its box; 0: read every row of every draw")
+                      "the database only which rows are in its box; a table up to a quarter of it, drawn again, is kept whole, "
+                      "and while nothing is committed to the database a draw asks only for its snapshot; "
+                      "0: read every row of every draw")
         ->check(CLI::NonNegativeNumber)->capture_default_str();
     int sGdalCache = 0;
     serve->add_option("--gdal-cache-mb", sGdalCache,

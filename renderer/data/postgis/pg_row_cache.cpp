@@ -185,7 +185,7 @@ bool PgRowCacheScope::beginWholeRead()
     const auto now = std::chrono::steady_clock::now();
     if (m_whole || m_readingWhole || now < m_nextWholeRead) return false;
     m_readingWhole = true;
-    m_nextWholeRead = now + kRefillInterval;
+    m_nextWholeRead = now + m_wholeReadInterval;
     return true;
 }
 
@@ -194,6 +194,20 @@ void PgRowCacheScope::endWholeRead(std::chrono::seconds nextNotBefore)
     QMutexLocker lock(&m_mutex);
     m_readingWhole = false;
     m_nextWholeRead = std::max(m_nextWholeRead, std::chrono::steady_clock::now() + nextNotBefore);
+}
+
+void PgRowCacheScope::endWholeReadOutdated()
+{
+    QMutexLocker lock(&m_mutex);
+    m_readingWhole = false;
+    putOffWholeRead(std::chrono::steady_clock::now());
+}
+
+void PgRowCacheScope::putOffWholeRead(std::chrono::steady_clock::time_point since)
+{
+    const bool lasted = std::chrono::steady_clock::now() - since >= m_wholeReadInterval;
+    m_wholeReadInterval = lasted ? kRefillInterval : std::min(m_wholeReadInterval * 2, kMaxWholeReadInterval);
+    m_nextWholeRead = since + m_wholeReadInterval;
 }
 
 void PgRowCacheScope::releaseWhole()
@@ -237,13 +251,16 @@ PgWholeTablePtr PgRowCacheScope::publishWhole(quint32 file, QByteArray dbSnapsho
     for (const auto& [box, i] : rows.m_boxes) whole->m_rows.push_back({box, batch.m_rows[i].second});
     m_whole = whole;
     m_wholeBytes = indexBytes;
+    m_wholeSince = std::chrono::steady_clock::now();
     return whole;
 }
 
 void PgRowCacheScope::dropWhole(const PgWholeTable* table)
 {
     QMutexLocker lock(&m_mutex);
-    if (m_whole.get() == table) releaseWhole();
+    if (m_whole.get() != table) return;
+    putOffWholeRead(m_wholeSince);
+    releaseWhole();
 }
 
 }  // namespace maptune

@@ -188,12 +188,16 @@ public:
     // The table read whole, while it answers draws; null otherwise.
     PgWholeTablePtr wholeTable() const;
     // True when the caller is to read the whole table now: none is held or
-    // being read, and the last read began at least kRefillInterval ago
-    // (a database that keeps changing makes each table stale soon). Every
-    // true is followed by publishWhole() or endWholeRead(), which can put
-    // the next read off longer (a table that did not fit).
+    // being read, and the last read began long enough ago -- kRefillInterval,
+    // twice as long after each table that went stale within that time (up
+    // to kMaxWholeReadInterval: a database that keeps changing), back to
+    // kRefillInterval after one that lasted. Every true is followed by
+    // publishWhole() or endWholeRead(), which can put the next read off
+    // longer (a table that did not fit).
     bool beginWholeRead();
     void endWholeRead(std::chrono::seconds nextNotBefore = kRefillInterval);
+    // A read that something committed during: as a table gone stale at once.
+    void endWholeReadOutdated();
     // The table `rows` (every row of file `file` as of `dbSnapshot`): the
     // scope starts over with them. Null when they do not fit the budget.
     PgWholeTablePtr publishWhole(quint32 file, QByteArray dbSnapshot, PgWholeTableRows rows);
@@ -202,12 +206,15 @@ public:
     void dropWhole(const PgWholeTable* table);
 
     static constexpr std::chrono::seconds kRefillInterval{10};
+    static constexpr std::chrono::seconds kMaxWholeReadInterval{320};
 
 private:
     // Points `next`'s pages at `rows` (tuple id, offset in `block`).
     static size_t place(PgRowCacheSnapshot& next, const unsigned char* block,
                         const std::vector<std::pair<PgTupleId, size_t>>& rows);
     void releaseWhole();
+    // After a table that went stale (or a read outdated) at `since`.
+    void putOffWholeRead(std::chrono::steady_clock::time_point since);
 
     PgRowCache& m_cache;
     mutable QMutex m_mutex;
@@ -216,6 +223,8 @@ private:
     size_t m_wholeBytes = 0;  // m_whole's own, besides its rows' (in m_snapshot)
     bool m_readingWhole = false;
     std::chrono::steady_clock::time_point m_nextWholeRead{};
+    std::chrono::steady_clock::time_point m_wholeSince{};  // m_whole's publication
+    std::chrono::seconds m_wholeReadInterval = kRefillInterval;
     std::chrono::steady_clock::time_point m_lastRefill{};
     std::atomic<double> m_missRatio{1.0};
 };

@@ -71,7 +71,10 @@ PostgisWholeTableResult readPostgisWholeTable(const PostgisWholeTableRead& read,
     const Result<QByteArray> after = snapshot(*second);
     out.lastSnapshotMs = clock.elapsedMs();
     if (!after) return notKept(after.message());
-    if (*after != *before) return notKept({});  // something committed meanwhile: the rows may mix two moments
+    if (*after != *before) {  // something committed meanwhile: the rows may mix two moments
+        scope.endWholeReadOutdated();
+        return out;
+    }
     out.table = scope.publishWhole(read.file, *before, std::move(rows));
     if (!out.table) {
         out.tooLarge = true;
