@@ -21,8 +21,7 @@ namespace {
 // 100.000009 (up: 100.0000153), which neither exact nor nearest rounding do.
 const char* const kSetupWhole = R"SQL(
 DROP TABLE IF EXISTS whole_roads, whole_other;
--- No autovacuum: an automatic ANALYZE commits, and any commit moves the snapshot.
-CREATE TABLE whole_roads (gid integer PRIMARY KEY, name text, geom geometry(Geometry,4326)) WITH (autovacuum_enabled = off);
+CREATE TABLE whole_roads (gid integer PRIMARY KEY, name text, geom geometry(Geometry,4326));
 INSERT INTO whole_roads SELECT i, 'road ' || i,
   ST_MakeLine(ST_MakePoint(i % 50, i / 50), ST_MakePoint(i % 50 + 0.5, i / 50 + 0.5))
   FROM generate_series(1, 2000) AS i;
@@ -30,7 +29,7 @@ INSERT INTO whole_roads VALUES (5001, 'no geometry', NULL), (5002, 'empty', 'SRI
   (5003, 'beside 1', 'SRID=4326;POINT(100.000014 100)'), (5004, 'below -1', 'SRID=4326;POINT(-100.000014 100)'),
   (5005, 'far line', 'SRID=4326;LINESTRING(100.000014 101, 100.3 101.3)'), (5006, 'empty point', 'SRID=4326;POINT EMPTY');
 CREATE INDEX whole_roads_geom ON whole_roads USING GIST (geom);
-CREATE TABLE whole_other (id integer) WITH (autovacuum_enabled = off);
+CREATE TABLE whole_other (id integer);
 ANALYZE whole_roads;
 )SQL";
 
@@ -57,7 +56,16 @@ bool answeredWhole(const QueryResult& r)
 class TestPostgisWholeTable : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { connectAndCreateTables(m_admin, QStringLiteral("whole_table_setup"), kSetupWhole); }
+    void initTestCase()
+    {
+        connectAndCreateTables(m_admin, QStringLiteral("whole_table_setup"), kSetupWhole);
+        // This cluster is the test's own: no autovacuum, whose ANALYZE of a
+        // catalog would commit in the middle of a test. A worker already
+        // running is waited for.
+        QVERIFY(exec(m_admin, "ALTER SYSTEM SET autovacuum = off"));
+        QVERIFY(exec(m_admin, "SELECT pg_reload_conf()"));
+        QTRY_VERIFY_WITH_TIMEOUT(autovacuumWorkers() == 0, 30000);
+    }
     void init() { QVERIFY(exec(m_admin, kSetupWhole)); }
     void cleanupTestCase() { if (m_admin) PQfinish(m_admin); }
 
@@ -78,6 +86,14 @@ private:
         drawLayer(layer(), kBox, *e);
         drawLayer(layer(), kBox, *e);
         return e;
+    }
+
+    int autovacuumWorkers()
+    {
+        PGresult* r = PQexec(m_admin, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'");
+        const int n = PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : -1;
+        PQclear(r);
+        return n;
     }
 
     PGconn* m_admin = nullptr;
