@@ -351,9 +351,9 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::queryWholeTable(const Featu
     const Result<PostgisSelectSpec> spec = selectSpec(l, q, &info);
     if (!spec || !PostgisStatement::onlyBoxRestricts(*spec)) return nullptr;
     const Result<PgTableVersion> table = tableVersion(l, info);
-    // pg_relation_size bounds the rows' bytes only loosely (columns not
+    // pg_table_size bounds the rows' bytes only loosely (columns not
     // drawn, page overhead): twice the limit is worth a try.
-    if (!table || !table->cacheable() || table->heapBytes / 2 > qint64(m_rowCache->wholeTableBytes())) return nullptr;
+    if (!table || !table->cacheable() || table->tableBytes / 2 > qint64(m_rowCache->wholeTableBytes())) return nullptr;
     const std::shared_ptr<PgRowCacheScope> scope = m_rowCache->scope(m_conninfo, PostgisStatement::rowsByTupleId(*spec).sql);
 
     auto checked = newTrace();  // the snapshot that finds the table current; the draw's rows are counted in it

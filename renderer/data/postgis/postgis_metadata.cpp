@@ -56,7 +56,7 @@ Result<PgTableVersion> lookupPostgisTable(PGconn* conn, const PostgisDataDef& da
     if (data.isSubselect()) return PgTableVersion{};
     QString err;
     PgResult r = run(conn,
-                     QStringLiteral("SELECT c.oid, pg_relation_filenode(c.oid), pg_relation_size(c.oid) FROM pg_class c "
+                     QStringLiteral("SELECT c.oid, pg_relation_filenode(c.oid), pg_table_size(c.oid) FROM pg_class c "
                                     "WHERE c.oid = to_regclass($1) AND c.relkind = 'r' AND NOT c.relhassubclass"),
                      {data.fromClause()}, record, &err);
     if (!err.isEmpty()) return Error(err);

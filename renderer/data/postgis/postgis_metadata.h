@@ -28,7 +28,7 @@ Result<int> lookupPostgisSrid(PGconn* conn, const PostgisDataDef& data, const Pg
 struct PgTableVersion {
     quint32 oid = 0;
     quint32 file = 0;
-    qint64 heapBytes = 0;  // pg_relation_size: the largest a whole read of it could be
+    qint64 tableBytes = 0;  // pg_table_size (TOAST included): about what a whole read of it would bring
     bool cacheable() const { return oid != 0 && file != 0; }
 };
 Result<PgTableVersion> lookupPostgisTable(PGconn* conn, const PostgisDataDef& data, const PgRoundTripRecorder& record);
