@@ -289,7 +289,15 @@ void TestPgRowCache::wholeTableReadsAreRationed()
     QCOMPARE(noBox->rows(), size_t(0));
     QVERIFY(other->snapshot()->find({0, 1, 1}));
     PgWholeTableRows bad;
-    QVERIFY(!bad.add({0, 1, 1}, line({0, 0, std::numeric_limits<double>::quiet_NaN(), 1}), &v, 1));
+    QVERIFY(!bad.add({0, 1, 1}, line({0, 0, nan, 1}), &v, 1));
+    QVERIFY(!bad.add({0, 2, 1}, line({0, 0, nan, nan, 10, 10}), &v, 1));  // PostGIS's box would depend on the order
+    QVERIFY(!bad.add({0, 3, 1}, line({0, 0, INFINITY, 1}), &v, 1));
+    // A read that something committed during puts the next one off too.
+    QVERIFY(other->beginWholeRead() == false);  // holds a table
+    auto third = roomy.scope(QStringLiteral("db"), QStringLiteral("SELECT b"));
+    QVERIFY(third->beginWholeRead());
+    third->endWholeReadOutdated();
+    QVERIFY(!third->beginWholeRead());
 }
 
 QTEST_GUILESS_MAIN(TestPgRowCache)

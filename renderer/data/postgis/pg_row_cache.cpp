@@ -75,6 +75,15 @@ std::shared_ptr<PgRowCacheScope> PgRowCache::scope(const QString& conninfo, cons
     return s;
 }
 
+bool PgRowCache::exchange(size_t held, size_t n)
+{
+    size_t used = m_bytes.load(std::memory_order_relaxed);
+    do {
+        if (used - held + n > m_budget) return false;
+    } while (!m_bytes.compare_exchange_weak(used, used - held + n, std::memory_order_relaxed));
+    return true;
+}
+
 bool PgRowCache::reserve(size_t n)
 {
     size_t used = m_bytes.load(std::memory_order_relaxed);
@@ -205,7 +214,9 @@ void PgRowCacheScope::endWholeReadOutdated()
 
 void PgRowCacheScope::putOffWholeRead(std::chrono::steady_clock::time_point since)
 {
-    const bool lasted = std::chrono::steady_clock::now() - since >= m_wholeReadInterval;
+    // A table that lasted several waits was worth its read; one that did not
+    // means a database changing about as often as it is read.
+    const bool lasted = std::chrono::steady_clock::now() - since >= 4 * m_wholeReadInterval;
     m_wholeReadInterval = lasted ? kRefillInterval : std::min(m_wholeReadInterval * 2, kMaxWholeReadInterval);
     m_nextWholeRead = since + m_wholeReadInterval;
 }
@@ -222,22 +233,17 @@ PgWholeTablePtr PgRowCacheScope::publishWhole(quint32 file, QByteArray dbSnapsho
     PgRowBatch& batch = rows.m_batch;
     const size_t rowBytes = batch.bytes() + batch.size() * sizeof(PgRowCacheSnapshot::Slot);
     const size_t indexBytes = rows.m_boxes.size() * sizeof(PgWholeTable::Row);
-    QMutexLocker lock(&m_mutex);
-    m_readingWhole = false;
-    if (rowBytes + indexBytes > m_cache.wholeTableBytes()) return nullptr;
-    // The scope starts over: these are every row of the table.
-    if (m_snapshot) m_cache.release(m_snapshot->m_bytes);
-    m_snapshot.reset();
-    releaseWhole();
-    if (!m_cache.reserve(rowBytes + indexBytes)) return nullptr;
+    if (rowBytes + indexBytes > m_cache.wholeTableBytes()) {
+        endWholeRead();
+        return nullptr;
+    }
+    // Built before the lock, which draws take for their snapshots.
     auto block = std::make_shared<const std::vector<unsigned char>>(std::move(batch.m_bytes));
     auto next = std::make_shared<PgRowCacheSnapshot>();
     next->m_file = file;
     next->m_blocks.push_back(block);
     next->m_bytes = rowBytes;
     place(*next, block->data(), batch.m_rows);
-    m_snapshot = std::move(next);
-
     auto whole = std::make_shared<PgWholeTable>();
     whole->m_dbSnapshot = std::move(dbSnapshot);
     whole->m_file = file;
@@ -249,6 +255,14 @@ PgWholeTablePtr PgRowCacheScope::publishWhole(quint32 file, QByteArray dbSnapsho
     });
     whole->m_rows.reserve(rows.m_boxes.size());
     for (const auto& [box, i] : rows.m_boxes) whole->m_rows.push_back({box, batch.m_rows[i].second});
+
+    QMutexLocker lock(&m_mutex);
+    m_readingWhole = false;
+    // The scope starts over with these, every row of the table: its bytes
+    // are exchanged for theirs, or it stays as it was when they do not fit.
+    const size_t held = (m_snapshot ? m_snapshot->m_bytes : 0) + m_wholeBytes;
+    if (!m_cache.exchange(held, rowBytes + indexBytes)) return nullptr;
+    m_snapshot = std::move(next);
     m_whole = whole;
     m_wholeBytes = indexBytes;
     m_wholeSince = std::chrono::steady_clock::now();

@@ -125,6 +125,9 @@ private:
     // Reserves `n` bytes of the budget; false (nothing reserved) when they do not fit.
     bool reserve(size_t n);
     void release(size_t n) { m_bytes.fetch_sub(n, std::memory_order_relaxed); }
+    // Gives back `held` reserved bytes for `n` new ones in one step; false
+    // (nothing changed) when the budget cannot hold the n.
+    bool exchange(size_t held, size_t n);
 
     const size_t m_budget;
     const size_t m_wholeTable;
@@ -189,9 +192,9 @@ public:
     PgWholeTablePtr wholeTable() const;
     // True when the caller is to read the whole table now: none is held or
     // being read, and the last read began long enough ago -- kRefillInterval,
-    // twice as long after each table that went stale within that time (up
-    // to kMaxWholeReadInterval: a database that keeps changing), back to
-    // kRefillInterval after one that lasted. Every true is followed by
+    // twice as long after each table that went stale (or read outdated)
+    // within four such waits (up to kMaxWholeReadInterval: a database that
+    // keeps changing), back to kRefillInterval after one that lasted. Every true is followed by
     // publishWhole() or endWholeRead(), which can put the next read off
     // longer (a table that did not fit).
     bool beginWholeRead();

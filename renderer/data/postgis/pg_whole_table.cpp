@@ -32,17 +32,21 @@ PgBox2f PgBox2f::outward(double xmin, double ymin, double xmax, double ymax)
 
 bool PgWholeTableRows::add(const PgTupleId& id, const Geometry& g, const QByteArrayView* values, int count)
 {
-    double xmin = INFINITY, ymin = INFINITY, xmax = -INFINITY, ymax = -INFINITY;
-    for (size_t i = 0; i + 1 < g.xy.size(); i += 2) {
-        const double x = g.xy[i], y = g.xy[i + 1];
-        if (std::isnan(x) && std::isnan(y)) continue;  // WKB's POINT EMPTY: no box
-        if (!std::isfinite(x) || !std::isfinite(y)) return false;
-        xmin = std::min(xmin, x);
-        xmax = std::max(xmax, x);
-        ymin = std::min(ymin, y);
-        ymax = std::max(ymax, y);
+    // WKB's POINT EMPTY is one point of NaN, NaN: no box. A NaN anywhere
+    // else gives PostGIS a box that depends on the points' order.
+    const bool emptyPoint = g.xy.size() == 2 && std::isnan(g.xy[0]) && std::isnan(g.xy[1]);
+    if (!g.xy.empty() && !emptyPoint) {
+        double xmin = g.xy[0], ymin = g.xy[1], xmax = xmin, ymax = ymin;
+        for (size_t i = 0; i + 1 < g.xy.size(); i += 2) {
+            const double x = g.xy[i], y = g.xy[i + 1];
+            if (!std::isfinite(x) || !std::isfinite(y)) return false;
+            xmin = std::min(xmin, x);
+            xmax = std::max(xmax, x);
+            ymin = std::min(ymin, y);
+            ymax = std::max(ymax, y);
+        }
+        m_boxes.emplace_back(PgBox2f::outward(xmin, ymin, xmax, ymax), m_batch.size());
     }
-    if (xmin <= xmax) m_boxes.emplace_back(PgBox2f::outward(xmin, ymin, xmax, ymax), m_batch.size());
     m_batch.add(id, g, values, count);
     return true;
 }

@@ -44,7 +44,6 @@ public:
     quint32 tableFile() const { return m_file; }
     // Rows with a geometry (those a box can meet).
     size_t rows() const { return m_rows.size(); }
-    size_t indexBytes() const { return m_rows.capacity() * sizeof(Row); }
     // The first row from number `from` on whose box overlaps `box` (any
     // row when `box` is null), in table order; rows() when none is left.
     size_t nextOverlapping(size_t from, const PgBox2f* box) const
@@ -73,9 +72,9 @@ using PgWholeTablePtr = std::shared_ptr<const PgWholeTable>;
 // A table's rows as a full read returns them, for PgRowCacheScope::publishWhole.
 class PgWholeTableRows {
 public:
-    // False (and the table unusable) when a coordinate is infinite or NaN
-    // beside a number: `&&` on such a box does not follow the float
-    // comparisons above. An empty point (NaN, NaN in WKB) has no box.
+    // False (and the table unusable) when a coordinate is infinite or NaN:
+    // `&&` on such a box does not follow the float comparisons above. An
+    // empty point (one point of NaN, NaN in WKB) has no box.
     bool add(const PgTupleId& id, const Geometry& g, const QByteArrayView* values, int count);
     size_t size() const { return m_batch.size(); }
     size_t bytes() const { return m_batch.bytes(); }

@@ -13,6 +13,8 @@
 
 #include <libpq-fe.h>
 
+#include <cmath>
+
 namespace maptune {
 
 namespace {
@@ -353,7 +355,10 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::queryWholeTable(const Featu
     const Result<PgTableVersion> table = tableVersion(l, info);
     // pg_table_size bounds the rows' bytes only loosely (columns not
     // drawn, page overhead): twice the limit is worth a try.
-    if (!table || !table->cacheable() || table->tableBytes / 2 > qint64(m_rowCache->wholeTableBytes())) return nullptr;
+    if (!table || !table->cacheable() || !table->keepableWhole || table->tableBytes / 2 > qint64(m_rowCache->wholeTableBytes()))
+        return nullptr;
+    const Rect& b = q.bbox;  // a box the statement would refuse is refused there
+    if (b.isValid() && !(std::isfinite(b.minx) && std::isfinite(b.miny) && std::isfinite(b.maxx) && std::isfinite(b.maxy))) return nullptr;
     const std::shared_ptr<PgRowCacheScope> scope = m_rowCache->scope(m_conninfo, PostgisStatement::rowsByTupleId(*spec).sql);
 
     auto checked = newTrace();  // the snapshot that finds the table current; the draw's rows are counted in it
@@ -394,12 +399,13 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::queryWholeTable(const Featu
     const Result<QByteArray> current = pgCurrentSnapshot(l.conn());
     checked->queryMs = clock.elapsedMs();
     m_traces << checked;
-    if (!current) {
+    if (!current && connectionLost(l)) {
         checked->error = current.message();
-        if (connectionLost(l)) l.discard();
+        l.discard();
         return nullptr;
     }
-    if (*current != whole->dbSnapshot()) {
+    if (!current || *current != whole->dbSnapshot()) {
+        checked->error = current ? QString() : current.message();
         scope->dropWhole(whole.get());
         return nullptr;
     }

@@ -55,14 +55,23 @@ Result<PgTableVersion> lookupPostgisTable(PGconn* conn, const PostgisDataDef& da
 {
     if (data.isSubselect()) return PgTableVersion{};
     QString err;
+    // A table kept whole tests `&&` itself: only on a geometry column (a
+    // geography's boxes are geocentric), and only where no row security
+    // policy (which may depend on the session or the clock) decides.
     PgResult r = run(conn,
-                     QStringLiteral("SELECT c.oid, pg_relation_filenode(c.oid), pg_table_size(c.oid) FROM pg_class c "
+                     QStringLiteral("SELECT c.oid, pg_relation_filenode(c.oid), pg_table_size(c.oid), NOT c.relrowsecurity AND "
+                                    "EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
+                                    "WHERE a.attrelid = c.oid AND a.attname = $2 AND t.typname = 'geometry') FROM pg_class c "
                                     "WHERE c.oid = to_regclass($1) AND c.relkind = 'r' AND NOT c.relhassubclass"),
-                     {data.fromClause()}, record, &err);
+                     {data.fromClause(), data.geometryColumn}, record, &err);
     if (!err.isEmpty()) return Error(err);
     if (PQntuples(r.get()) != 1 || PQgetisnull(r.get(), 0, 1)) return PgTableVersion{};
-    return PgTableVersion{QByteArray(PQgetvalue(r.get(), 0, 0)).toUInt(), QByteArray(PQgetvalue(r.get(), 0, 1)).toUInt(),
-                          QByteArray(PQgetvalue(r.get(), 0, 2)).toLongLong()};
+    PgTableVersion v;
+    v.oid = QByteArray(PQgetvalue(r.get(), 0, 0)).toUInt();
+    v.file = QByteArray(PQgetvalue(r.get(), 0, 1)).toUInt();
+    v.tableBytes = QByteArray(PQgetvalue(r.get(), 0, 2)).toLongLong();
+    v.keepableWhole = PQgetvalue(r.get(), 0, 3)[0] == 't';
+    return v;
 }
 
 Result<QStringList> lookupPostgisColumns(PGconn* conn, const PostgisDataDef& data, int srid,

@@ -29,6 +29,7 @@ struct PgTableVersion {
     quint32 oid = 0;
     quint32 file = 0;
     qint64 tableBytes = 0;  // pg_table_size (TOAST included): about what a whole read of it would bring
+    bool keepableWhole = false;  // a geometry column, no row security (pg_whole_table.h)
     bool cacheable() const { return oid != 0 && file != 0; }
 };
 Result<PgTableVersion> lookupPostgisTable(PGconn* conn, const PostgisDataDef& data, const PgRoundTripRecorder& record);

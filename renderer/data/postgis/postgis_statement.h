@@ -54,8 +54,12 @@ struct PostgisStatement {
     // Whether the box is a draw's only condition (no NATIVE_FILTER, TIME or
     // dimension, LIMIT or !BOX!): a table kept whole can answer it.
     static bool onlyBoxRestricts(const PostgisSelectSpec& spec);
-    // The snapshot a table kept whole is compared with.
-    static constexpr const char* kCurrentSnapshot = "SELECT pg_current_snapshot()::text";
+    // The snapshot a table kept whole is compared with, and the server's
+    // start (a restart empties unlogged tables without a transaction; another
+    // cluster at the same address may repeat a snapshot). No row on a standby,
+    // whose snapshots do not list the primary's transactions in progress.
+    static constexpr const char* kCurrentSnapshot =
+        "SELECT pg_current_snapshot()::text || '@' || extract(epoch FROM pg_postmaster_start_time()) WHERE NOT pg_is_in_recovery()";
     // True while table `oid` still keeps its rows in file `file` and has no
     // inheritance children (whose ctids would repeat the parent's).
     static QString tableVersionGuard(quint32 oid, quint32 file);

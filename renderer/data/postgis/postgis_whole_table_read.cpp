@@ -19,7 +19,8 @@ constexpr std::chrono::seconds kNotKeptFor{600};
 Result<QByteArray> pgCurrentSnapshot(PGconn* conn)
 {
     const PgResult r = execText(conn, QString::fromLatin1(PostgisStatement::kCurrentSnapshot));
-    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK || PQntuples(r.get()) != 1) return Error(pgErrorMessage(conn, r.get()));
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) return Error(pgErrorMessage(conn, r.get()));
+    if (PQntuples(r.get()) != 1) return Error(QStringLiteral("the server is a standby: no table is kept whole"));
     return QByteArray(PQgetvalue(r.get(), 0, 0));
 }
 
@@ -40,7 +41,7 @@ PostgisWholeTableResult readPostgisWholeTable(const PostgisWholeTableRead& read,
     Result<PgLease> first = read.lease();
     if (!first) return notKept(first.message());
     const Result<QByteArray> before = snapshot(*first);
-    // A server that cannot say (before PostgreSQL 13) is not asked again soon.
+    // A server that cannot say (before PostgreSQL 13, a standby) is not asked again soon.
     if (!before) return notKept(before.message(), PQstatus(first->conn()) == CONNECTION_OK ? kNotKeptFor : PgRowCacheScope::kRefillInterval);
     PgWholeTableRows rows;
     {
@@ -50,7 +51,7 @@ PostgisWholeTableResult readPostgisWholeTable(const PostgisWholeTableRead& read,
         while (const PGresult* r = stream.nextRow()) {
             ++out.rows;
             const Status decoded = decoder.read(r);
-            if (!decoded) return notKept(QStringLiteral("row %1: %2").arg(out.rows - 1).arg(decoded.message()));
+            if (!decoded) return notKept(QStringLiteral("row %1: %2").arg(out.rows - 1).arg(decoded.message()), kNotKeptFor);
             out.bytes += decoder.bytes();
             if (!rows.add(decoder.id(), decoder.geometry(), decoder.values(), decoder.fields())) return notKept({}, kNotKeptFor);
             if (rows.bytes() > read.maxBytes) {
