@@ -371,29 +371,10 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::queryWholeTable(const Featu
         // A layer drawn before reads its table whole; a one-off draw does not.
         if (!scope->snapshot() || !scope->beginWholeRead()) return nullptr;
         l.release();  // the read leases its own (a pool of one has no other)
-        auto readTrace = newTrace();
-        PostgisSelectSpec all = *spec;
-        all.guard = PostgisStatement::tableVersionGuard(table->oid, table->file);
-        PostgisWholeTableRead read;
-        read.statement = PostgisStatement::wholeTable(all);
-        read.fields = int(spec->columns.size());
-        read.file = table->file;
-        read.maxBytes = m_rowCache->wholeTableBytes();
-        read.lease = [this] { return lease(); };
-        read.cancel = q.cancel;
-        readTrace->sql = read.statement.sql;
-        Stopwatch clock;
-        const PostgisWholeTableResult result = readPostgisWholeTable(read, *scope);
-        readTrace->queryMs = clock.elapsedMs() - result.lastSnapshotMs;
-        readTrace->rows = result.rows;
-        readTrace->bytes = result.bytes;
-        readTrace->error = result.error;
-        m_traces << readTrace;
-        if (result.noRows) forgetTableVersion();
-        if (!result.table) return nullptr;
-        checked->queryMs = result.lastSnapshotMs;
+        whole = readWholeTable(*spec, *table, *scope, q.cancel, *checked);
+        if (!whole) return nullptr;
         m_traces << checked;
-        return std::make_unique<PostgisWholeTableCursor>(result.table, q.bbox, spec->columns, checked);
+        return std::make_unique<PostgisWholeTableCursor>(std::move(whole), q.bbox, spec->columns, checked);
     }
     Stopwatch clock;
     const Result<QByteArray> current = pgCurrentSnapshot(l.conn());
@@ -410,6 +391,32 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::queryWholeTable(const Featu
         return nullptr;
     }
     return std::make_unique<PostgisWholeTableCursor>(std::move(whole), q.bbox, spec->columns, checked);
+}
+
+PgWholeTablePtr PostgisFeatureSource::readWholeTable(const PostgisSelectSpec& spec, const PgTableVersion& table,
+                                                     PgRowCacheScope& scope, const CancelToken& cancel, DbTrace& checked)
+{
+    PostgisSelectSpec all = spec;
+    all.guard = PostgisStatement::tableVersionGuard(table.oid, table.file);
+    PostgisWholeTableRead read;
+    read.statement = PostgisStatement::wholeTable(all);
+    read.fields = int(spec.columns.size());
+    read.file = table.file;
+    read.maxBytes = m_rowCache->wholeTableBytes();
+    read.lease = [this] { return lease(); };
+    read.cancel = cancel;
+    auto t = newTrace();
+    t->sql = read.statement.sql;
+    Stopwatch clock;
+    const PostgisWholeTableResult result = readPostgisWholeTable(read, scope);
+    t->queryMs = clock.elapsedMs() - result.lastSnapshotMs;
+    t->rows = result.rows;
+    t->bytes = result.bytes;
+    t->error = result.error;
+    m_traces << t;
+    if (result.noRows) forgetTableVersion();
+    checked.queryMs = result.lastSnapshotMs;
+    return result.table;
 }
 
 Result<std::unique_ptr<FeatureCursor>> PostgisFeatureSource::queryRows(const FeatureQuery& q)

@@ -19,6 +19,7 @@
 #include "data/feature_source.h"
 #include "data/postgis/pg_connection_pool.h"
 #include "data/postgis/pg_row_cache.h"
+#include "data/postgis/postgis_metadata.h"
 #include "data/postgis/pg_row_stream.h"
 #include "data/postgis/postgis_data_def.h"
 #include "data/postgis/postgis_statement.h"
@@ -72,6 +73,11 @@ private:
     // draw goes another way (the source or query does not qualify, the
     // database moved on, a read failed: the other ways report errors).
     std::unique_ptr<FeatureCursor> queryWholeTable(const FeatureQuery& q);
+    // Reads the table whole into `scope` (a read begun with beginWholeRead);
+    // the read is traced, and `checked` gets the time of the snapshot that
+    // found its rows current. Null when it was not kept.
+    PgWholeTablePtr readWholeTable(const PostgisSelectSpec& spec, const PgTableVersion& table, PgRowCacheScope& scope,
+                                   const CancelToken& cancel, DbTrace& checked);
     // Every row in full, no cache (MapServer's way).
     Result<std::unique_ptr<FeatureCursor>> queryRows(const FeatureQuery& q);
     Result<PgTableVersion> tableVersion(PgLease& lease, PgSourceInfo info) const;
