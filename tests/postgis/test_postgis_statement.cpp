@@ -22,6 +22,7 @@ private Q_SLOTS:
     void buildStatement();
     void conditionsAreBound();
     void keyLeftOutWhenNotWanted();
+    void onlyBoxRestricts();
     void redactsPasswords_data();
     void redactsPasswords();
     void knowsALocalServer_data();
@@ -179,6 +180,33 @@ void TestPostgisStatement::keyLeftOutWhenNotWanted()
     QVERIFY2(st, qPrintable(st.message()));
     QCOMPARE(st->sql, QStringLiteral("SELECT \"name\"::text,ST_AsBinary(\"geom\",'NDR') FROM \"roads\" "
                                      "WHERE \"geom\" && ST_MakeEnvelope($1,$2,$3,$4,4326)"));
+}
+
+void TestPostgisStatement::onlyBoxRestricts()
+{
+    const auto d = PostgisDataDef::parse(QStringLiteral("geom from roads using unique gid"));
+    QVERIFY2(d, qPrintable(d.message()));
+    const PostgisSelectSpec plain{*d, {"name"}, Rect{0, 0, 10, 10}, 4326, {}, -1, {}};
+    QVERIFY(PostgisStatement::onlyBoxRestricts(plain));
+    PostgisSelectSpec noBox = plain;
+    noBox.bbox = Rect{};
+    QVERIFY(PostgisStatement::onlyBoxRestricts(noBox));
+    PostgisSelectSpec filtered = plain;
+    filtered.nativeFilter = QStringLiteral("kind = 'main'");
+    QVERIFY(!PostgisStatement::onlyBoxRestricts(filtered));
+    PostgisSelectSpec limited = plain;
+    limited.limit = 10;
+    QVERIFY(!PostgisStatement::onlyBoxRestricts(limited));
+    PostgisSelectSpec timed = plain;
+    timed.conditions = {RequestConditionDef{"t", RequestConditionDef::Kind::Time, {{"2004", "2004"}}}};
+    QVERIFY(!PostgisStatement::onlyBoxRestricts(timed));
+    PostgisSelectSpec infinite = plain;
+    infinite.bbox.maxx = INFINITY;
+    QVERIFY(!PostgisStatement::select(infinite));
+    QVERIFY(!PostgisStatement::onlyBoxRestricts(infinite));
+    const auto boxed = PostgisDataDef::parse(QStringLiteral("geom from (select * from roads where geom && !BOX!) as r using unique gid"));
+    QVERIFY2(boxed, qPrintable(boxed.message()));
+    QVERIFY(!PostgisStatement::onlyBoxRestricts({*boxed, {"name"}, Rect{0, 0, 10, 10}, 4326, {}, -1, {}}));
 }
 
 void TestPostgisStatement::redactsPasswords_data()

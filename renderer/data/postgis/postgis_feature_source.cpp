@@ -13,8 +13,6 @@
 
 #include <libpq-fe.h>
 
-#include <cmath>
-
 namespace maptune {
 
 namespace {
@@ -357,8 +355,6 @@ std::unique_ptr<FeatureCursor> PostgisFeatureSource::queryWholeTable(const Featu
     // drawn, page overhead): twice the limit is worth a try.
     if (!table || !table->cacheable() || !table->keepableWhole || table->tableBytes / 2 > qint64(m_rowCache->wholeTableBytes()))
         return nullptr;
-    const Rect& b = q.bbox;  // a box the statement would refuse is refused there
-    if (b.isValid() && !(std::isfinite(b.minx) && std::isfinite(b.miny) && std::isfinite(b.maxx) && std::isfinite(b.maxy))) return nullptr;
     const std::shared_ptr<PgRowCacheScope> scope = m_rowCache->scope(m_conninfo, PostgisStatement::rowsByTupleId(*spec).sql);
 
     auto checked = newTrace();  // the snapshot that finds the table current; the draw's rows are counted in it

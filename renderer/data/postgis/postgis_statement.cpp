@@ -54,8 +54,7 @@ Result<PostgisStatement> restricted(const PostgisSelectSpec& spec, const QString
     const PostgisDataDef& d = spec.data;
     const Rect& b = spec.bbox;
     const bool hasBox = b.isValid();
-    if (hasBox && !(std::isfinite(b.minx) && std::isfinite(b.miny) && std::isfinite(b.maxx) && std::isfinite(b.maxy)))
-        return Error(QStringLiteral("the query box is not finite"));
+    if (hasBox && !b.isFinite()) return Error(QStringLiteral("the query box is not finite"));
 
     PostgisStatement st;
     QString from = d.fromClause();
@@ -142,6 +141,7 @@ PostgisStatement PostgisStatement::wholeTable(const PostgisSelectSpec& spec)
 bool PostgisStatement::onlyBoxRestricts(const PostgisSelectSpec& spec)
 {
     if (spec.data.hasBoxToken() || !spec.nativeFilter.trimmed().isEmpty() || spec.limit >= 0) return false;
+    if (spec.bbox.isValid() && !spec.bbox.isFinite()) return false;  // the statement refuses it
     for (const RequestConditionDef& c : spec.conditions)
         if (!c.ranges.isEmpty()) return false;
     return true;

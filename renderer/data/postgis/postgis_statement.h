@@ -52,7 +52,8 @@ struct PostgisStatement {
     // the read of a table kept whole (pg_whole_table.h). spec.guard applies.
     static PostgisStatement wholeTable(const PostgisSelectSpec& spec);
     // Whether the box is a draw's only condition (no NATIVE_FILTER, TIME or
-    // dimension, LIMIT or !BOX!): a table kept whole can answer it.
+    // dimension, LIMIT or !BOX!) and one select() accepts: a table kept
+    // whole can answer it.
     static bool onlyBoxRestricts(const PostgisSelectSpec& spec);
     // The snapshot a table kept whole is compared with, and the server's
     // start (a restart empties unlogged tables without a transaction; another
